@@ -1,0 +1,26 @@
+namespace NetCoreServer;
+
+/// <summary>Why a session or client connection ended. The first reason recorded wins.</summary>
+public enum DisconnectReason
+{
+    /// <summary>The connection has not ended.</summary>
+    None = 0,
+
+    /// <summary><c>Disconnect</c> was called on this side.</summary>
+    Local = 1,
+
+    /// <summary>The peer closed the connection gracefully (end of stream).</summary>
+    PeerClosed = 2,
+
+    /// <summary>A socket error ended the connection; see the <c>OnError</c> hook.</summary>
+    Error = 3,
+
+    /// <summary>The server was stopped.</summary>
+    ServerStopped = 4,
+
+    /// <summary>A user hook threw; the exception went to <c>OnHandlerException</c>.</summary>
+    HandlerException = 5,
+
+    /// <summary>Queued data could not be delivered before the disconnect timeout expired.</summary>
+    Timeout = 6,
+}

@@ -1,0 +1,32 @@
+using System;
+using System.Collections.Generic;
+using System.Net.Sockets;
+using System.Threading.Tasks;
+
+namespace NetCoreServer.Core;
+
+/// <summary>
+/// The only thing a stream transport (TCP, Unix socket, TLS) supplies to the session engine: its I/O.
+/// The engine guarantees at most one receive and at most one send are outstanding at a time, and calls
+/// <see cref="IDisposable.Dispose"/> only after <see cref="Close"/> and after both loops have stopped.
+/// </summary>
+internal interface IStreamTransport : IDisposable
+{
+    /// <summary>Receives into <paramref name="buffer"/>; an empty buffer waits for data without consuming it. Zero bytes on a non-empty buffer means the peer closed its side.</summary>
+    ValueTask<IoResult> ReceiveAsync(Memory<byte> buffer);
+
+    /// <summary>Sends every byte of the batch, in order.</summary>
+    ValueTask<IoResult> SendAsync(IReadOnlyList<ArraySegment<byte>> batch);
+
+    /// <summary>Blocking send used by the synchronous <c>Send</c> API when no asynchronous send is running.</summary>
+    IoResult Send(ReadOnlySpan<byte> data);
+
+    /// <summary>Blocking receive used by the synchronous <c>Receive</c> API when the receive loop is not running.</summary>
+    IoResult Receive(Span<byte> buffer);
+
+    /// <summary>Half-closes the sending side so the peer sees end of stream after all sent data.</summary>
+    void ShutdownSend();
+
+    /// <summary>Closes the connection and releases the underlying handle. Safe to call more than once.</summary>
+    void Close();
+}

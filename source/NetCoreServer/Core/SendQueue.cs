@@ -1,0 +1,122 @@
+using System;
+using System.Buffers;
+using System.Collections.Generic;
+
+namespace NetCoreServer.Core;
+
+/// <summary>
+/// Bytes accepted for sending and not yet handed to the transport. Small writes are coalesced into pooled
+/// chunks; shared (multicast) blocks are queued by reference. Not thread-safe: the engine guards it with its
+/// send lock. Segments taken for sending leave the queue, so appends never touch bytes in flight.
+/// </summary>
+internal sealed class SendQueue
+{
+    /// <summary>Smallest pooled chunk for coalesced small writes; OptionSendBufferSize may raise it.</summary>
+    internal const int MinChunkSize = 4 * 1024;
+
+    /// <summary>One batch is capped so a huge backlog cannot pin a huge gather list.</summary>
+    internal const int MaxBatchBytes = 1024 * 1024;
+
+    /// <summary>Well below IOV_MAX (1024 on Linux).</summary>
+    internal const int MaxBatchSegments = 64;
+
+    private readonly Queue<Segment> _pending = new();
+    private readonly EngineOptions _options;
+    private Segment _tail;
+    private bool _hasTail;
+
+    public SendQueue(EngineOptions options) => _options = options;
+
+    public long Bytes { get; private set; }
+
+    public bool IsEmpty => Bytes == 0;
+
+    public void Append(ReadOnlySpan<byte> data)
+    {
+        while (!data.IsEmpty)
+        {
+            if (!_hasTail || _tail.Owner != null || _tail.Offset + _tail.Count == _tail.Array.Length)
+            {
+                FlushTail();
+                _tail = new Segment(ArrayPool<byte>.Shared.Rent(Math.Max(data.Length, Math.Max(MinChunkSize, _options.SendBufferSize))), 0, 0, null);
+                _hasTail = true;
+            }
+            var room = _tail.Array.Length - _tail.Offset - _tail.Count;
+            var n = Math.Min(room, data.Length);
+            data.Slice(0, n).CopyTo(_tail.Array.AsSpan(_tail.Offset + _tail.Count));
+            _tail.Count += n;
+            Bytes += n;
+            data = data.Slice(n);
+        }
+    }
+
+    /// <summary>Queues a reference to <paramref name="buffer"/>; takes one reference that is released after sending.</summary>
+    public void AppendShared(SharedBuffer buffer)
+    {
+        FlushTail();
+        buffer.AddReference();
+        _pending.Enqueue(new Segment(buffer.Array, 0, buffer.Length, buffer));
+        Bytes += buffer.Length;
+    }
+
+    /// <summary>Moves up to one batch of segments into <paramref name="batch"/>; false when nothing is queued.</summary>
+    public bool TakeBatch(InFlightBatch batch)
+    {
+        FlushTail();
+        var bytes = 0L;
+        while (_pending.Count > 0 && batch.Count < MaxBatchSegments && bytes < MaxBatchBytes)
+        {
+            var segment = _pending.Dequeue();
+            bytes += segment.Count;
+            batch.Add(segment);
+        }
+        Bytes -= bytes;
+        return batch.Count > 0;
+    }
+
+    /// <summary>Releases everything still queued (teardown).</summary>
+    public void Clear()
+    {
+        FlushTail();
+        while (_pending.Count > 0)
+            _pending.Dequeue().Release();
+        Bytes = 0;
+    }
+
+    private void FlushTail()
+    {
+        if (!_hasTail)
+            return;
+        if (_tail.Count > 0)
+            _pending.Enqueue(_tail);
+        else
+            _tail.Release();
+        _hasTail = false;
+        _tail = default;
+    }
+
+    /// <summary>A run of bytes in a pooled array; <see cref="Owner"/> is set for shared blocks.</summary>
+    internal struct Segment
+    {
+        public Segment(byte[] array, int offset, int count, SharedBuffer? owner)
+        {
+            Array = array;
+            Offset = offset;
+            Count = count;
+            Owner = owner;
+        }
+
+        public byte[] Array;
+        public int Offset;
+        public int Count;
+        public SharedBuffer? Owner;
+
+        public void Release()
+        {
+            if (Owner != null)
+                Owner.Release();
+            else if (Array != null)
+                ArrayPool<byte>.Shared.Return(Array);
+        }
+    }
+}

@@ -1,0 +1,88 @@
+using System;
+using System.Diagnostics;
+using System.Net.Sockets;
+
+namespace NetCoreServer;
+
+public abstract partial class StreamConnection
+{
+    /// <summary>
+    /// Called before the connection goes live. Runs on the accepting (server) or connecting (client) thread.
+    /// Limits such as <see cref="OptionSendBufferLimit"/> set here apply to this connection.
+    /// </summary>
+    protected virtual void OnConnecting()
+    {
+    }
+
+    /// <summary>
+    /// Called once when the connection is live, before any <see cref="OnReceived"/>. Runs on the accepting
+    /// (server) or connecting (client) thread. Sending from here is allowed.
+    /// </summary>
+    protected virtual void OnConnected()
+    {
+    }
+
+    /// <summary>
+    /// Called once when a disconnect starts (local, by the peer, or by an error), on the thread that started it.
+    /// <see cref="IsConnected"/> is already false: new sends are refused, queued ones are still being delivered.
+    /// </summary>
+    protected virtual void OnDisconnecting()
+    {
+    }
+
+    /// <summary>
+    /// Called once, last, after the socket is closed and no other hook of this connection can run any more.
+    /// <see cref="DisconnectReason"/> says why. Runs on a thread-pool thread (or the thread that closed the socket).
+    /// </summary>
+    protected virtual void OnDisconnected()
+    {
+    }
+
+    /// <summary>
+    /// Called for each chunk of received data, on a thread-pool I/O thread; calls for one connection never overlap.
+    /// The buffer is pooled: it is valid only until this method returns, so copy what you keep. The next read
+    /// starts when this returns, so a slow handler slows the peer (TCP backpressure) instead of growing memory.
+    /// </summary>
+    /// <param name="buffer">Buffer holding the data.</param>
+    /// <param name="offset">Offset of the data in <paramref name="buffer"/>.</param>
+    /// <param name="size">Number of bytes received.</param>
+    protected virtual void OnReceived(byte[] buffer, long offset, long size)
+    {
+    }
+
+    /// <summary>
+    /// Called after each batch of queued data is handed to the socket, on the thread that sent it (a thread-pool
+    /// I/O thread, or inline in <c>SendAsync</c>).
+    /// </summary>
+    /// <param name="sent">Bytes sent by this batch.</param>
+    /// <param name="pending">Bytes still queued or in flight.</param>
+    protected virtual void OnSent(long sent, long pending)
+    {
+    }
+
+    /// <summary>Called when the send queue becomes empty (also once right after connecting). A good place to queue more.</summary>
+    protected virtual void OnEmpty()
+    {
+    }
+
+    /// <summary>
+    /// Called for socket errors worth reporting. Ordinary endings (reset, abort, refused, shutdown) are not reported.
+    /// <see cref="SocketError.NoBufferSpaceAvailable"/> means a <c>SendAsync</c> was refused because the send limit
+    /// (<see cref="OptionSendBufferLimit"/>) would have been passed; the connection stays open.
+    /// </summary>
+    /// <param name="error">The socket error.</param>
+    protected virtual void OnError(SocketError error)
+    {
+    }
+
+    /// <summary>
+    /// Called when one of this connection's hooks threw. The connection is then closed at once with
+    /// <see cref="NetCoreServer.DisconnectReason.HandlerException"/>. The default writes the exception to
+    /// <see cref="Trace"/>; override to log it your way.
+    /// </summary>
+    /// <param name="exception">What the hook threw.</param>
+    protected virtual void OnHandlerException(Exception exception)
+    {
+        Trace.TraceError("NetCoreServer: a hook of {0} {1} threw: {2}", GetType().Name, Id, exception);
+    }
+}

@@ -1,0 +1,54 @@
+using System;
+using System.Text;
+
+namespace NetCoreServer;
+
+public abstract partial class StreamConnection
+{
+    /// <summary>
+    /// Blocking receive for connections that do not run the receive loop (a client after the synchronous
+    /// <c>Connect</c>, before <see cref="ReceiveAsync"/>). Raises <see cref="OnReceived"/> with the data.
+    /// </summary>
+    /// <param name="buffer">Buffer to fill.</param>
+    /// <returns>Bytes received; 0 when not connected, when the peer closed, or while the receive loop runs.</returns>
+    public virtual long Receive(byte[] buffer) => Receive(buffer, 0, buffer.Length);
+
+    /// <summary>Blocking receive into part of a buffer; see <see cref="Receive(byte[])"/>.</summary>
+    /// <param name="buffer">Buffer to fill.</param>
+    /// <param name="offset">Where to start writing.</param>
+    /// <param name="size">Most bytes to read.</param>
+    /// <returns>Bytes received.</returns>
+    public virtual long Receive(byte[] buffer, long offset, long size)
+    {
+        var engine = Engine;
+        if (engine == null)
+            return 0;
+        var result = engine.ReceiveBlocking(buffer.AsSpan(checked((int)offset), checked((int)size)));
+        if (result.Bytes > 0)
+        {
+            var previous = EnterHook();
+            try
+            {
+                OnReceived(buffer, offset, result.Bytes);
+            }
+            finally
+            {
+                t_hookOwner = previous;
+            }
+        }
+        return result.Bytes;
+    }
+
+    /// <summary>Blocking receive of up to <paramref name="size"/> bytes, decoded as UTF-8.</summary>
+    /// <param name="size">Most bytes to read.</param>
+    /// <returns>The text received; empty when nothing was.</returns>
+    public virtual string Receive(long size)
+    {
+        var buffer = new byte[size];
+        var length = Receive(buffer);
+        return Encoding.UTF8.GetString(buffer, 0, (int)length);
+    }
+
+    /// <summary>Starts the receive loop (if it is not running yet); data then arrives through <see cref="OnReceived"/>.</summary>
+    public virtual void ReceiveAsync() => Engine?.StartReceiving();
+}

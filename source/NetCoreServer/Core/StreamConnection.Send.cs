@@ -1,0 +1,152 @@
+using System;
+using System.Net.Sockets;
+using System.Threading;
+using System.Threading.Tasks;
+using NetCoreServer.Core;
+
+namespace NetCoreServer;
+
+public abstract partial class StreamConnection
+{
+    /// <summary>Sends data and blocks until it is handed to the socket, in order with earlier <c>SendAsync</c> data.</summary>
+    /// <param name="buffer">Data to send.</param>
+    /// <returns>Bytes sent; 0 when not connected.</returns>
+    public virtual long Send(byte[] buffer) => Send(buffer.AsSpan());
+
+    /// <summary>Sends part of a buffer synchronously; see <see cref="Send(ReadOnlySpan{byte})"/>.</summary>
+    /// <param name="buffer">Buffer holding the data.</param>
+    /// <param name="offset">Offset of the data.</param>
+    /// <param name="size">Number of bytes.</param>
+    /// <returns>Bytes sent; 0 when not connected.</returns>
+    public virtual long Send(byte[] buffer, long offset, long size) => Send(buffer.AsSpan(checked((int)offset), checked((int)size)));
+
+    /// <summary>
+    /// Sends data synchronously: when nothing is queued it is written straight to the socket; otherwise it is
+    /// queued behind earlier data and the call waits until it has been handed over. Raises <see cref="OnSent"/>.
+    /// </summary>
+    /// <param name="buffer">Data to send.</param>
+    /// <returns>Bytes sent; 0 when not connected.</returns>
+    public virtual long Send(ReadOnlySpan<byte> buffer) => Engine?.SendBlocking(buffer) ?? 0;
+
+    /// <summary>Sends text as UTF-8 synchronously.</summary>
+    /// <param name="text">Text to send.</param>
+    /// <returns>Bytes sent; 0 when not connected.</returns>
+    public virtual long Send(string text) => Send(text.AsSpan());
+
+    /// <summary>Sends text as UTF-8 synchronously.</summary>
+    /// <param name="text">Text to send.</param>
+    /// <returns>Bytes sent; 0 when not connected.</returns>
+    public virtual long Send(ReadOnlySpan<char> text)
+    {
+        using var bytes = PooledUtf8.Encode(text);
+        return Send(bytes.Span);
+    }
+
+    /// <summary>Queues data for sending and returns at once; see <see cref="SendAsync(ReadOnlySpan{byte})"/>.</summary>
+    /// <param name="buffer">Data to send.</param>
+    /// <returns>True when queued.</returns>
+    public virtual bool SendAsync(byte[] buffer) => SendAsync(buffer.AsSpan());
+
+    /// <summary>Queues part of a buffer for sending; see <see cref="SendAsync(ReadOnlySpan{byte})"/>.</summary>
+    /// <param name="buffer">Buffer holding the data.</param>
+    /// <param name="offset">Offset of the data.</param>
+    /// <param name="size">Number of bytes.</param>
+    /// <returns>True when queued.</returns>
+    public virtual bool SendAsync(byte[] buffer, long offset, long size) => SendAsync(buffer.AsSpan(checked((int)offset), checked((int)size)));
+
+    /// <summary>
+    /// Copies data into the send queue and returns at once; the bytes go out in order, batched with other queued
+    /// data. Safe from any thread; never throws after close.
+    /// </summary>
+    /// <param name="buffer">Data to send (copied before the call returns).</param>
+    /// <returns>
+    /// True when queued (or empty). False when not connected, or when <see cref="OptionSendBufferLimit"/> would be
+    /// passed: then <see cref="OnError"/> gets <see cref="SocketError.NoBufferSpaceAvailable"/> and nothing is queued.
+    /// </returns>
+    public virtual bool SendAsync(ReadOnlySpan<byte> buffer)
+    {
+        var engine = Engine;
+        if (engine == null || !engine.IsConnected)
+            return false;
+        if (buffer.IsEmpty)
+            return true;
+        return Accepted(engine.Enqueue(buffer));
+    }
+
+    /// <summary>Queues text as UTF-8; see <see cref="SendAsync(ReadOnlySpan{byte})"/>.</summary>
+    /// <param name="text">Text to send.</param>
+    /// <returns>True when queued.</returns>
+    public virtual bool SendAsync(string text) => SendAsync(text.AsSpan());
+
+    /// <summary>Queues text as UTF-8; see <see cref="SendAsync(ReadOnlySpan{byte})"/>.</summary>
+    /// <param name="text">Text to send.</param>
+    /// <returns>True when queued.</returns>
+    public virtual bool SendAsync(ReadOnlySpan<char> text)
+    {
+        using var bytes = PooledUtf8.Encode(text);
+        return SendAsync(bytes.Span);
+    }
+
+    /// <summary>
+    /// Queues data like <see cref="SendAsync(ReadOnlySpan{byte})"/> and returns a task that completes when the data
+    /// has been handed to the socket: true then, false if it was refused (not connected, send limit) or the
+    /// connection ended first. Cancelling stops the wait only; queued data is still sent.
+    /// </summary>
+    /// <param name="buffer">Data to send (copied before the call returns).</param>
+    /// <param name="cancellationToken">Stops waiting.</param>
+    /// <returns>Whether the data reached the socket.</returns>
+    public Task<bool> SendAndWaitAsync(ReadOnlyMemory<byte> buffer, CancellationToken cancellationToken = default)
+    {
+        var engine = Engine;
+        if (engine == null || !engine.IsConnected)
+            return Task.FromResult(false);
+        if (buffer.IsEmpty)
+            return Task.FromResult(true);
+        var task = engine.EnqueueAndWait(buffer.Span, out var status);
+        if (!Accepted(status))
+            return Task.FromResult(false);
+        return cancellationToken.CanBeCanceled ? task.WaitAsync(cancellationToken) : task;
+    }
+
+    /// <summary>Queues text as UTF-8 and waits until it is handed to the socket; see <see cref="SendAndWaitAsync(ReadOnlyMemory{byte}, CancellationToken)"/>.</summary>
+    /// <param name="text">Text to send.</param>
+    /// <param name="cancellationToken">Stops waiting.</param>
+    /// <returns>Whether the data reached the socket.</returns>
+    public Task<bool> SendAndWaitAsync(string text, CancellationToken cancellationToken = default)
+    {
+        using var bytes = PooledUtf8.Encode(text);
+        return SendAndWaitAsync(bytes.Memory, cancellationToken);
+    }
+
+    /// <summary>Completes when everything queued so far has been handed to the socket (true), or the connection ended first (false).</summary>
+    /// <param name="cancellationToken">Stops waiting.</param>
+    /// <returns>Whether the queue drained.</returns>
+    public Task<bool> FlushAsync(CancellationToken cancellationToken = default)
+    {
+        var task = Engine?.Flush() ?? Task.FromResult(false);
+        return cancellationToken.CanBeCanceled ? task.WaitAsync(cancellationToken) : task;
+    }
+
+    private bool Accepted(SendStatus status)
+    {
+        ReportRefusal(status);
+        return status == SendStatus.Accepted;
+    }
+
+    /// <summary>Raises OnError(NoBufferSpaceAvailable) when the send limit refused data.</summary>
+    private protected void ReportRefusal(SendStatus status)
+    {
+        if (status == SendStatus.LimitReached)
+        {
+            var previous = EnterHook();
+            try
+            {
+                OnError(SocketError.NoBufferSpaceAvailable);
+            }
+            finally
+            {
+                t_hookOwner = previous;
+            }
+        }
+    }
+}

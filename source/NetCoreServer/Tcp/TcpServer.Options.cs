@@ -1,0 +1,37 @@
+namespace NetCoreServer;
+
+public partial class TcpServer
+{
+    /// <summary>Length of the pending-connections queue passed to listen (default 1024).</summary>
+    public int OptionAcceptorBacklog { get; set; } = 1024;
+
+    /// <summary>When listening on an IPv6 address, also accept IPv4 connections (default false).</summary>
+    public bool OptionDualMode { get; set; }
+
+    /// <summary>Enable SO_KEEPALIVE on accepted sockets (default false).</summary>
+    public bool OptionKeepAlive { get; set; }
+
+    /// <summary>Seconds of idleness before the first keep-alive probe; -1 (default) keeps the system value.</summary>
+    public int OptionTcpKeepAliveTime { get; set; } = -1;
+
+    /// <summary>Seconds between keep-alive probes; -1 (default) keeps the system value.</summary>
+    public int OptionTcpKeepAliveInterval { get; set; } = -1;
+
+    /// <summary>Unanswered keep-alive probes before the connection is dropped; -1 (default) keeps the system value.</summary>
+    public int OptionTcpKeepAliveRetryCount { get; set; } = -1;
+
+    /// <summary>Disable Nagle's algorithm on accepted sockets (default false).</summary>
+    public bool OptionNoDelay { get; set; }
+
+    /// <summary>Set SO_REUSEADDR on the listening socket (default false).</summary>
+    public bool OptionReuseAddress { get; set; }
+
+    /// <summary>Set SO_EXCLUSIVEADDRUSE on the listening socket (Windows only; ignored elsewhere; default false).</summary>
+    public bool OptionExclusiveAddressUse { get; set; }
+
+    /// <summary>Initial receive buffer size of new sessions in bytes (default 8192); see <see cref="StreamConnection.OptionReceiveBufferSize"/>.</summary>
+    public int OptionReceiveBufferSize { get; set; } = 8192;
+
+    /// <summary>Send chunk size of new sessions in bytes (default 8192); see <see cref="StreamConnection.OptionSendBufferSize"/>.</summary>
+    public int OptionSendBufferSize { get; set; } = 8192;
+}

@@ -1,0 +1,168 @@
+using System;
+using System.Collections.Concurrent;
+using System.Net.Sockets;
+using System.Threading;
+using NetCoreServer.Core;
+
+namespace NetCoreServer;
+
+public partial class TcpServer
+{
+    /// <summary>Multicast messages at least this large are shared by reference between sessions instead of copied into each queue.</summary>
+    internal const int SharedMulticastThreshold = 1024;
+
+    /// <summary>Connected sessions by id.</summary>
+    protected readonly ConcurrentDictionary<Guid, TcpSession> Sessions = new();
+
+    /// <summary>Number of sessions currently registered (connected or finishing a disconnect).</summary>
+    public long ConnectedSessions => Sessions.Count;
+
+    /// <summary>Creates the session object for a newly accepted connection; override to return your subclass.</summary>
+    /// <returns>A new session.</returns>
+    protected virtual TcpSession CreateSession() => new(this);
+
+    /// <summary>Finds a connected session by id.</summary>
+    /// <param name="id">Session id.</param>
+    /// <returns>The session, or null.</returns>
+    public TcpSession? FindSession(Guid id) => Sessions.TryGetValue(id, out var session) ? session : null;
+
+    /// <summary>Starts a graceful disconnect of every session.</summary>
+    /// <returns>False if the server is not started.</returns>
+    public virtual bool DisconnectAll()
+    {
+        if (!IsStarted)
+            return false;
+        foreach (var session in Sessions.Values)
+            session.Disconnect();
+        return true;
+    }
+
+    /// <summary>Queues the same data on every connected session; see <see cref="Multicast(ReadOnlySpan{byte})"/>.</summary>
+    /// <param name="buffer">Data to send.</param>
+    /// <returns>False if the server is not started.</returns>
+    public virtual bool Multicast(byte[] buffer) => Multicast(buffer.AsSpan());
+
+    /// <summary>Queues part of a buffer on every connected session; see <see cref="Multicast(ReadOnlySpan{byte})"/>.</summary>
+    /// <param name="buffer">Buffer holding the data.</param>
+    /// <param name="offset">Offset of the data.</param>
+    /// <param name="size">Number of bytes.</param>
+    /// <returns>False if the server is not started.</returns>
+    public virtual bool Multicast(byte[] buffer, long offset, long size) => Multicast(buffer.AsSpan(checked((int)offset), checked((int)size)));
+
+    /// <summary>
+    /// Queues the same bytes on every connected session. The message is copied once: messages of 1 KiB or more
+    /// are shared by reference between all session queues; smaller ones are appended to each session's coalescing
+    /// buffer. A session whose send limit would be passed skips the message and gets
+    /// <c>OnError(NoBufferSpaceAvailable)</c>; the others still receive it. Sessions' <c>SendAsync</c> overrides are not called.
+    /// </summary>
+    /// <param name="buffer">Data to send.</param>
+    /// <returns>False if the server is not started; true otherwise (also for empty data).</returns>
+    public virtual bool Multicast(ReadOnlySpan<byte> buffer)
+    {
+        if (!IsStarted)
+            return false;
+        if (buffer.IsEmpty)
+            return true;
+        if (buffer.Length < SharedMulticastThreshold)
+        {
+            foreach (var session in Sessions.Values)
+                session.EnqueueMulticast(buffer, null);
+            return true;
+        }
+        var shared = SharedBuffer.Copy(buffer);
+        try
+        {
+            foreach (var session in Sessions.Values)
+                session.EnqueueMulticast(default, shared);
+        }
+        finally
+        {
+            shared.Release();
+        }
+        return true;
+    }
+
+    /// <summary>Queues text as UTF-8 on every session; see <see cref="Multicast(ReadOnlySpan{byte})"/>.</summary>
+    /// <param name="text">Text to send.</param>
+    /// <returns>False if the server is not started.</returns>
+    public virtual bool Multicast(string text) => Multicast(text.AsSpan());
+
+    /// <summary>Queues text as UTF-8 on every session; see <see cref="Multicast(ReadOnlySpan{byte})"/>.</summary>
+    /// <param name="text">Text to send.</param>
+    /// <returns>False if the server is not started.</returns>
+    public virtual bool Multicast(ReadOnlySpan<char> text)
+    {
+        using var bytes = PooledUtf8.Encode(text);
+        return Multicast(bytes.Span);
+    }
+
+    internal void RegisterSession(TcpSession session) => Sessions.TryAdd(session.Id, session);
+
+    internal void UnregisterSession(Guid id) => Sessions.TryRemove(id, out _);
+
+    internal void Count(long received, long sent)
+    {
+        if (received != 0)
+            Interlocked.Add(ref _bytesReceived, received);
+        if (sent != 0)
+            Interlocked.Add(ref _bytesSent, sent);
+    }
+
+    internal void RaiseConnecting(TcpSession session) => OnConnecting(session);
+
+    internal void RaiseConnected(TcpSession session) => OnConnected(session);
+
+    internal void RaiseDisconnecting(TcpSession session) => OnDisconnecting(session);
+
+    internal void RaiseDisconnected(TcpSession session) => OnDisconnected(session);
+
+    /// <summary>Called after the listening socket is bound, before it listens; on the thread calling <see cref="Start"/>.</summary>
+    protected virtual void OnStarting()
+    {
+    }
+
+    /// <summary>Called when the server has started; on the thread calling <see cref="Start"/>.</summary>
+    protected virtual void OnStarted()
+    {
+    }
+
+    /// <summary>Called when <see cref="Stop"/> begins, before sessions are disconnected.</summary>
+    protected virtual void OnStopping()
+    {
+    }
+
+    /// <summary>Called when the server has stopped and its sessions have closed.</summary>
+    protected virtual void OnStopped()
+    {
+    }
+
+    /// <summary>Called after the session's own OnConnecting, on the accepting thread.</summary>
+    /// <param name="session">The connecting session.</param>
+    protected virtual void OnConnecting(TcpSession session)
+    {
+    }
+
+    /// <summary>Called after the session's own OnConnected, on the accepting thread, before the session receives anything.</summary>
+    /// <param name="session">The connected session.</param>
+    protected virtual void OnConnected(TcpSession session)
+    {
+    }
+
+    /// <summary>Called after the session's own OnDisconnecting, on the thread that started the disconnect.</summary>
+    /// <param name="session">The disconnecting session.</param>
+    protected virtual void OnDisconnecting(TcpSession session)
+    {
+    }
+
+    /// <summary>Called after the session's own OnDisconnected; the session is unregistered right after.</summary>
+    /// <param name="session">The disconnected session.</param>
+    protected virtual void OnDisconnected(TcpSession session)
+    {
+    }
+
+    /// <summary>Called for errors on the listening socket (ordinary resets and aborts are not reported).</summary>
+    /// <param name="error">The socket error.</param>
+    protected virtual void OnError(SocketError error)
+    {
+    }
+}

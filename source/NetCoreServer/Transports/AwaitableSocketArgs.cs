@@ -1,0 +1,125 @@
+using System;
+using System.Collections.Generic;
+using System.Net;
+using System.Net.Sockets;
+using System.Threading.Tasks;
+using System.Threading.Tasks.Sources;
+using NetCoreServer.Core;
+
+namespace NetCoreServer.Transports;
+
+/// <summary>
+/// A reusable SocketAsyncEventArgs that can be awaited. One instance serves one direction of one socket for
+/// its whole life, so an operation that completes synchronously costs no allocation and one that completes
+/// later costs none either (the continuation is stored in the reusable core).
+/// </summary>
+internal sealed class AwaitableSocketArgs : SocketAsyncEventArgs, IValueTaskSource<IoResult>
+{
+    private ManualResetValueTaskSourceCore<IoResult> _core;
+
+    public AwaitableSocketArgs()
+        : base(unsafeSuppressExecutionContextFlow: true)
+    {
+        // Completions already arrive on a pool thread; running the engine's continuation there saves a hop.
+        _core.RunContinuationsAsynchronously = false;
+    }
+
+    public ValueTask<IoResult> ReceiveAsync(Socket socket, Memory<byte> buffer)
+    {
+        _core.Reset();
+        if (BufferList != null)
+            BufferList = null;
+        SetBuffer(buffer);
+        return Run(socket, static (s, e) => s.ReceiveAsync(e));
+    }
+
+    public ValueTask<IoResult> SendAsync(Socket socket, IReadOnlyList<ArraySegment<byte>> batch)
+    {
+        _core.Reset();
+        if (batch.Count == 1)
+        {
+            if (BufferList != null)
+                BufferList = null;
+            SetBuffer(batch[0].AsMemory());
+        }
+        else
+        {
+            SetBuffer(null, 0, 0);
+            BufferList = (IList<ArraySegment<byte>>)batch;
+        }
+        return Run(socket, static (s, e) => s.SendAsync(e));
+    }
+
+    public ValueTask<IoResult> AcceptAsync(Socket listener)
+    {
+        _core.Reset();
+        AcceptSocket = null;
+        return Run(listener, static (s, e) => s.AcceptAsync(e));
+    }
+
+    public ValueTask<IoResult> ConnectAsync(Socket socket, EndPoint endpoint)
+    {
+        _core.Reset();
+        RemoteEndPoint = endpoint;
+        return Run(socket, static (s, e) => s.ConnectAsync(e));
+    }
+
+    /// <summary>Connects by host name, trying every address the name resolves to; the socket is in <see cref="SocketAsyncEventArgs.ConnectSocket"/>.</summary>
+    public ValueTask<IoResult> ConnectByNameAsync(DnsEndPoint endpoint)
+    {
+        _core.Reset();
+        RemoteEndPoint = endpoint;
+        bool pending;
+        try
+        {
+            pending = Socket.ConnectAsync(SocketType.Stream, ProtocolType.Tcp, this);
+        }
+        catch (SocketException e)
+        {
+            return new ValueTask<IoResult>(IoResult.Failed(e.SocketErrorCode));
+        }
+        return pending ? new ValueTask<IoResult>(this, _core.Version) : new ValueTask<IoResult>(Result());
+    }
+
+    /// <summary>Releases the buffer references held by the args so the arrays can be pooled again.</summary>
+    public void ClearBuffers()
+    {
+        if (BufferList != null)
+            BufferList = null;
+        SetBuffer(null, 0, 0);
+    }
+
+    protected override void OnCompleted(SocketAsyncEventArgs e) => _core.SetResult(Result());
+
+    IoResult IValueTaskSource<IoResult>.GetResult(short token) => _core.GetResult(token);
+
+    ValueTaskSourceStatus IValueTaskSource<IoResult>.GetStatus(short token) => _core.GetStatus(token);
+
+    void IValueTaskSource<IoResult>.OnCompleted(Action<object?> continuation, object? state, short token, ValueTaskSourceOnCompletedFlags flags)
+        => _core.OnCompleted(continuation, state, token, flags);
+
+    private ValueTask<IoResult> Run(Socket socket, Func<Socket, SocketAsyncEventArgs, bool> start)
+    {
+        bool pending;
+        try
+        {
+            pending = start(socket, this);
+        }
+        catch (ObjectDisposedException)
+        {
+            return new ValueTask<IoResult>(IoResult.Failed(SocketError.OperationAborted));
+        }
+        catch (SocketException e)
+        {
+            return new ValueTask<IoResult>(IoResult.Failed(e.SocketErrorCode));
+        }
+        catch (InvalidOperationException)
+        {
+            // The socket was closed between the state check and the call.
+            return new ValueTask<IoResult>(IoResult.Failed(SocketError.OperationAborted));
+        }
+        return pending ? new ValueTask<IoResult>(this, _core.Version) : new ValueTask<IoResult>(Result());
+    }
+
+    private IoResult Result() => new(BytesTransferred, SocketError);
+}
