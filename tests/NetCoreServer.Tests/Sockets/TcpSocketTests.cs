@@ -1,0 +1,407 @@
+using System;
+using System.Collections.Generic;
+using System.Linq;
+using System.Net;
+using System.Net.Sockets;
+using System.Threading;
+using System.Threading.Tasks;
+using NetCoreServer.Tests.Support;
+using NUnit.Framework;
+
+namespace NetCoreServer.Tests.Sockets;
+
+/// <summary>The socket suite, run over IPv4 and IPv6 loopback.</summary>
+[TestFixture("127.0.0.1")]
+[TestFixture("::1")]
+public sealed class TcpSocketTests
+{
+    private readonly IPAddress _address;
+
+    public TcpSocketTests(string address) => _address = IPAddress.Parse(address);
+
+    private TestServer StartServer(Action<TestServer>? configure = null)
+    {
+        var server = new TestServer(_address);
+        configure?.Invoke(server);
+        Assert.That(server.Start(), Is.True, "server starts");
+        return server;
+    }
+
+    private async Task<TestClient> Connect(TestServer server)
+    {
+        var client = new TestClient(_address, server.BoundPort);
+        Assert.That(await Wait.For(client.ConnectAndWaitAsync(), "client connect"), Is.True, "client connected");
+        return client;
+    }
+
+    [Test]
+    public void ServerStartedOnPortZeroReportsItsBoundPort()
+    {
+        using var server = StartServer();
+        var endpoint = (IPEndPoint)server.Endpoint;
+        Assert.That(endpoint.Port, Is.GreaterThan(0));
+        Assert.That(endpoint.Address, Is.EqualTo(_address));
+        Assert.That(server.Port, Is.EqualTo(0), "Port keeps the constructor value");
+    }
+
+    [Test]
+    public async Task EchoReturnsEveryByteInOrderForRandomSizesAndManyClients()
+    {
+        using var server = StartServer();
+        var random = new Random(1234);
+        var clients = new List<(TestClient Client, byte[] Sent)>();
+        for (var i = 0; i < 16; i++)
+        {
+            var client = await Connect(server);
+            var sent = new List<byte>();
+            for (var m = 0; m < 20; m++)
+            {
+                var message = new byte[random.Next(1, 64 * 1024)];
+                random.NextBytes(message);
+                sent.AddRange(message);
+                Assert.That(client.SendAsync(message), Is.True, "SendAsync accepted");
+            }
+            clients.Add((client, sent.ToArray()));
+        }
+        foreach (var (client, sent) in clients)
+        {
+            await Wait.For(client.Received.Reaches(sent.Length), $"{sent.Length} echoed bytes");
+            Assert.That(client.Data(), Is.EqualTo(sent), "echoed bytes equal sent bytes");
+            client.Disconnect();
+        }
+        await Wait.For(server.Disconnected.Reaches(16), "16 sessions disconnected");
+        Assert.That(server.ConnectedSessions, Is.EqualTo(0));
+        Assert.That(server.BytesReceived, Is.EqualTo(clients.Sum(c => (long)c.Sent.Length)));
+    }
+
+    [Test]
+    public async Task MulticastReachesEveryConnectedSessionOnceForSmallAndLargeMessages()
+    {
+        using var server = StartServer(s => s.Echo = false);
+        var clients = new List<TestClient>();
+        for (var i = 0; i < 10; i++)
+            clients.Add(await Connect(server));
+        await Wait.For(server.Connected.Reaches(10), "10 sessions connected");
+
+        var small = Enumerable.Range(0, 100).Select(i => (byte)i).ToArray();
+        var large = Enumerable.Range(0, 5000).Select(i => (byte)(i * 7)).ToArray();
+        var expected = new List<byte>();
+        for (var i = 0; i < 50; i++)
+        {
+            Assert.That(server.Multicast(small), Is.True);
+            Assert.That(server.Multicast(large), Is.True);
+            expected.AddRange(small);
+            expected.AddRange(large);
+        }
+        Assert.That(server.Multicast("text"), Is.True);
+        expected.AddRange("text"u8.ToArray());
+
+        foreach (var client in clients)
+        {
+            await Wait.For(client.Received.Reaches(expected.Count), $"{expected.Count} multicast bytes");
+            Assert.That(client.Data(), Is.EqualTo(expected.ToArray()));
+            client.Disconnect();
+        }
+    }
+
+    [Test]
+    public async Task HooksRunInNetCoreServerOrderOnBothSides()
+    {
+        using var server = StartServer();
+        var client = await Connect(server);
+        await Wait.For(server.FirstConnected, "server OnConnected");
+        client.SendAsync("hello");
+        await Wait.For(client.Received.Reaches(5), "echo of hello");
+        var session = server.LastSession!;
+        Assert.That(client.Disconnect(), Is.True);
+        await Wait.For(session.Closed, "session OnDisconnected");
+        await Wait.For(server.Disconnected.Reaches(1), "server OnDisconnected");
+
+        Assert.That(client.Log.Skeleton("OnSent", "OnEmpty", "OnReceived"), Is.EqualTo(new[]
+        {
+            "OnConnecting", "OnConnected", "OnDisconnecting", "OnDisconnected",
+        }));
+        var clientLog = client.Log.Snapshot();
+        Assert.That(clientLog[2], Is.EqualTo("OnEmpty"), "OnEmpty follows OnConnected");
+        Assert.That(Array.IndexOf(clientLog, "OnReceived"), Is.GreaterThan(Array.IndexOf(clientLog, "OnConnected")));
+
+        Assert.That(server.Log.Skeleton("session.OnSent", "session.OnEmpty", "session.OnReceived"), Is.EqualTo(new[]
+        {
+            "session.OnConnecting", "server.OnConnecting", "session.OnConnected", "server.OnConnected",
+            "session.OnDisconnecting", "server.OnDisconnecting", "session.OnDisconnected", "server.OnDisconnected",
+        }));
+        var serverLog = server.Log.Snapshot();
+        Assert.That(serverLog[4], Is.EqualTo("session.OnEmpty"), "OnEmpty right after connect");
+        Assert.That(Array.IndexOf(serverLog, "session.OnReceived"), Is.GreaterThan(4), "nothing received before OnConnected");
+        Assert.That(session.DisconnectReason, Is.EqualTo(DisconnectReason.PeerClosed));
+        Assert.That(client.DisconnectReason, Is.EqualTo(DisconnectReason.Local));
+    }
+
+    [Test]
+    public async Task ServerSideDisconnectReachesTheClient()
+    {
+        using var server = StartServer();
+        var client = await Connect(server);
+        await Wait.For(server.FirstConnected, "server OnConnected");
+        Assert.That(server.LastSession!.Disconnect(), Is.True);
+        Assert.That(server.LastSession.Disconnect(), Is.False, "second Disconnect is a no-op");
+        await Wait.For(client.Closed, "client OnDisconnected after the server disconnected it");
+        Assert.That(client.IsConnected, Is.False);
+        Assert.That(client.DisconnectReason, Is.EqualTo(DisconnectReason.PeerClosed));
+        await Wait.For(server.Disconnected.Reaches(1), "server OnDisconnected");
+        Assert.That(server.ConnectedSessions, Is.EqualTo(0));
+    }
+
+    [Test]
+    public async Task ClientDisconnectRemovesTheServerSession()
+    {
+        using var server = StartServer();
+        var client = await Connect(server);
+        await Wait.For(server.Connected.Reaches(1), "server OnConnected");
+        Assert.That(server.ConnectedSessions, Is.EqualTo(1));
+        Assert.That(client.Disconnect(), Is.True);
+        Assert.That(client.IsConnected, Is.False);
+        Assert.That(client.IsSocketDisposed, Is.True, "synchronous Disconnect returns after the socket closed");
+        await Wait.For(server.Disconnected.Reaches(1), "server OnDisconnected");
+        Assert.That(server.ConnectedSessions, Is.EqualTo(0));
+    }
+
+    [Test]
+    public async Task SendAndDisconnectAfterCloseNeverThrow()
+    {
+        using var server = StartServer();
+        var client = await Connect(server);
+        client.Disconnect();
+        Assert.That(client.SendAsync("late"), Is.False);
+        Assert.That(client.Send("late"), Is.EqualTo(0));
+        Assert.That(await client.SendAndWaitAsync("late"), Is.False);
+        Assert.That(client.Disconnect(), Is.False);
+        Assert.DoesNotThrow(() => client.Dispose());
+    }
+
+    [Test]
+    public async Task ServerRestartAcceptsNewConnectionsOnTheSamePort()
+    {
+        using var server = StartServer();
+        var port = server.BoundPort;
+        var first = await Connect(server);
+        await Wait.For(server.Connected.Reaches(1), "first session connected");
+
+        Assert.That(server.Restart(), Is.True);
+        await Wait.For(first.Closed, "old client disconnected by the restart");
+        Assert.That(server.ConnectedSessions, Is.EqualTo(0), "Stop waited for sessions to close");
+        Assert.That(server.BoundPort, Is.EqualTo(port), "same port after restart");
+
+        var second = await Connect(server);
+        second.SendAsync("again");
+        await Wait.For(second.Received.Reaches(5), "echo after restart");
+        second.Disconnect();
+    }
+
+    [Test]
+    public async Task SendAsyncReturnsFalseWhenTheSendLimitIsReachedAndTheConnectionStaysOpen()
+    {
+        const int limit = 256 * 1024;
+        using var server = StartServer(s =>
+        {
+            s.Echo = false;
+            s.SessionSendLimit = limit;
+        });
+        // A synchronous Connect starts no receive loop, so this client never reads: the server's queue fills up.
+        using var client = new TestClient(_address, server.BoundPort);
+        Assert.That(client.Connect(), Is.True);
+        await Wait.For(server.FirstConnected, "server OnConnected");
+        var session = server.LastSession!;
+
+        var chunk = new byte[64 * 1024];
+        var accepted = 0L;
+        var refused = false;
+        for (var i = 0; i < 10_000 && !refused; i++)
+        {
+            if (session.SendAsync(chunk))
+                accepted += chunk.Length;
+            else
+                refused = true;
+        }
+        Assert.That(refused, Is.True, "SendAsync refused once the peer stopped reading");
+        Assert.That(session.LastError, Is.EqualTo(SocketError.NoBufferSpaceAvailable));
+        Assert.That(session.BytesPending + session.BytesSending, Is.LessThanOrEqualTo(limit));
+        Assert.That(session.IsConnected, Is.True, "refusal does not disconnect");
+
+        // Once the client reads, everything accepted arrives.
+        client.ReceiveAsync();
+        await Wait.For(client.Received.Reaches(accepted), $"{accepted} accepted bytes delivered");
+    }
+
+    [Test]
+    public async Task ConcurrentSendsFromManyThreadsKeepEveryMessageWhole()
+    {
+        const int threads = 8;
+        const int perThread = 2000;
+        const int messageSize = 16;
+        var received = new List<byte>();
+        using var server = StartServer(s =>
+        {
+            s.Echo = false;
+            s.OnData = (_, buffer, offset, size) =>
+            {
+                lock (received)
+                    received.AddRange(new ArraySegment<byte>(buffer, (int)offset, (int)size));
+            };
+        });
+        using var client = await Connect(server);
+
+        using var start = new Barrier(threads);
+        var workers = Enumerable.Range(0, threads).Select(t => Task.Run(() =>
+        {
+            start.SignalAndWait();
+            var message = new byte[messageSize];
+            for (var i = 0; i < perThread; i++)
+            {
+                BitConverter.TryWriteBytes(message.AsSpan(0, 4), t);
+                BitConverter.TryWriteBytes(message.AsSpan(4, 4), i);
+                message.AsSpan(8).Fill((byte)(t + i));
+                // Mix the queued and the blocking API; both must keep messages whole and in per-thread order.
+                if (i % 2 == 0)
+                    Assert.That(client.SendAsync(message), Is.True);
+                else
+                    Assert.That(client.Send(message), Is.EqualTo(messageSize));
+            }
+        })).ToArray();
+        await Wait.For(Task.WhenAll(workers), "all sending threads finished");
+        await Wait.For(server.Received.Reaches(threads * perThread * messageSize), "every byte received");
+
+        byte[] all;
+        lock (received)
+            all = received.ToArray();
+        var next = new int[threads];
+        for (var offset = 0; offset < all.Length; offset += messageSize)
+        {
+            var t = BitConverter.ToInt32(all, offset);
+            var i = BitConverter.ToInt32(all, offset + 4);
+            Assert.That(i, Is.EqualTo(next[t]), $"message order of thread {t}");
+            Assert.That(all.AsSpan(offset + 8, 8).ToArray().All(b => b == (byte)(t + i)), Is.True, "message body intact");
+            next[t]++;
+        }
+        Assert.That(next, Is.All.EqualTo(perThread));
+    }
+
+    [Test]
+    public async Task GracefulDisconnectDeliversEverythingAlreadyAccepted()
+    {
+        using var server = StartServer(s => s.Echo = false);
+        using var client = await Connect(server);
+        await Wait.For(server.FirstConnected, "server OnConnected");
+        var session = server.LastSession!;
+        var payload = new byte[8 * 1024 * 1024];
+        new Random(7).NextBytes(payload);
+        Assert.That(session.SendAsync(payload), Is.True);
+        Assert.That(session.Disconnect(), Is.True);
+        Assert.That(session.SendAsync(payload), Is.False, "no sends accepted after Disconnect");
+
+        await Wait.For(client.Closed, "client sees the end of the stream");
+        Assert.That(client.Data(), Is.EqualTo(payload), "all 8 MiB queued before Disconnect arrived");
+        await Wait.For(session.Closed, "session OnDisconnected");
+        Assert.That(session.DisconnectReason, Is.EqualTo(DisconnectReason.Local));
+    }
+
+    [Test]
+    public async Task SendAndWaitAsyncCompletesWhenTheDataIsHandedToTheSocket()
+    {
+        using var server = StartServer();
+        using var client = await Connect(server);
+        Assert.That(await Wait.For(client.SendAndWaitAsync(new byte[1024 * 1024]), "SendAndWaitAsync"), Is.True);
+        Assert.That(client.BytesSent, Is.EqualTo(1024 * 1024));
+        Assert.That(await Wait.For(client.FlushAsync(), "FlushAsync"), Is.True);
+    }
+
+    [Test]
+    public async Task AThrowingHookClosesOnlyItsOwnConnection()
+    {
+        using var server = StartServer(s => s.OnData = (_, buffer, offset, _) =>
+        {
+            if (buffer[offset] == (byte)'!')
+                throw new InvalidOperationException("handler bug");
+        });
+        using var bad = await Connect(server);
+        using var good = await Connect(server);
+        bad.SendAsync("!boom");
+        await Wait.For(bad.Closed, "the connection whose hook threw is closed");
+        good.SendAsync("fine");
+        await Wait.For(good.Received.Reaches(4), "the other connection still works");
+        await Wait.For(server.Disconnected.Reaches(1), "server saw the failed session go");
+        Assert.That(server.Log.Snapshot(), Does.Contain("session.OnDisconnected"));
+    }
+
+    [Test]
+    public async Task OneHundredThousandTinySendsCompleteWithoutRecursion()
+    {
+        using var server = StartServer();
+        using var client = await Connect(server);
+        var one = new byte[] { 42 };
+        for (var i = 0; i < 100_000; i++)
+            Assert.That(client.SendAsync(one), Is.True);
+        await Wait.For(client.Received.Reaches(100_000), "100,000 echoed bytes");
+        Assert.That(client.Data(), Is.All.EqualTo(42));
+    }
+
+    [Test]
+    public async Task ConnectingToAClosedPortRaisesOnDisconnectedAndReturnsFalse()
+    {
+        int port;
+        using (var probe = new Socket(_address.AddressFamily, SocketType.Stream, ProtocolType.Tcp))
+        {
+            probe.Bind(new IPEndPoint(_address, 0));
+            port = ((IPEndPoint)probe.LocalEndPoint!).Port;
+        }
+        using var client = new TestClient(_address, port);
+        Assert.That(await Wait.For(client.ConnectAndWaitAsync(), "refused connect"), Is.False);
+        await Wait.For(client.Closed, "OnDisconnected after a failed connect");
+        Assert.That(client.Connect(), Is.False, "sync connect refused too");
+        Assert.That(client.IsConnected, Is.False);
+    }
+
+    [Test]
+    public async Task ThousandConnectDisconnectCyclesLeaveNoSessionOrSocketBehind()
+    {
+        using var server = StartServer();
+        // Warm up so lazily created runtime handles (epoll, timers) are not counted as leaks.
+        using (var warm = await Connect(server))
+            warm.Disconnect();
+        await Wait.For(server.Disconnected.Reaches(1), "warm-up session closed");
+        var handlesBefore = OpenHandles();
+
+        for (var i = 0; i < 1000; i++)
+        {
+            using var client = new TestClient(_address, server.BoundPort);
+            Assert.That(await client.ConnectAndWaitAsync(), Is.True, $"cycle {i} connected");
+            if (i % 2 == 0)
+                Assert.That(client.Disconnect(), Is.True);
+            else
+                await Wait.For(client.DisconnectAndWaitAsync(), $"cycle {i} disconnect");
+        }
+        await Wait.For(server.Disconnected.Reaches(1001), "all 1,001 sessions closed");
+        Assert.That(server.ConnectedSessions, Is.EqualTo(0), "no session left registered");
+        Assert.That(OpenHandles(), Is.LessThanOrEqualTo(handlesBefore + 10), "no sockets left open");
+    }
+
+    [Test]
+    public async Task ServerStopDisconnectsEverySessionAndReportsStopHooks()
+    {
+        var server = StartServer();
+        var clients = new List<TestClient>();
+        for (var i = 0; i < 5; i++)
+            clients.Add(await Connect(server));
+        await Wait.For(server.Connected.Reaches(5), "5 sessions connected");
+        Assert.That(server.Stop(), Is.True);
+        Assert.That(server.IsStarted, Is.False);
+        Assert.That(server.ConnectedSessions, Is.EqualTo(0));
+        foreach (var client in clients)
+            await Wait.For(client.Closed, "client disconnected by Stop");
+        Assert.That(server.Stop(), Is.False, "second Stop is a no-op");
+        Assert.That(server.Multicast("x"), Is.False, "Multicast on a stopped server");
+        server.Dispose();
+    }
+
+    private static int OpenHandles() => System.IO.Directory.GetFiles("/proc/self/fd").Length;
+}
