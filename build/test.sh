@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The project's test command (README, .ci/run): installs the real peers the tests drive, builds, runs the
+# NUnit suite and the example process tests, and ends with one line "N passed, N failed[, N skipped]".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+RESULTS="$ROOT/artifacts/test-results"
+rm -rf "$RESULTS" && mkdir -p "$RESULTS"
+
+# Real peers nobody here wrote: installed by the script, never assumed.
+missing=()
+for tool in socat curl; do
+    command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
+done
+if ((${#missing[@]})); then
+    echo "Installing test peers: ${missing[*]}"
+    SUDO=""
+    [ "$(id -u)" = 0 ] || SUDO="sudo"
+    $SUDO apt-get update -qq >/dev/null && $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null \
+        || echo "warning: could not install ${missing[*]}; tests that need them will be skipped"
+fi
+
+if ! dotnet build NetCoreServer.sln -c Release -nologo -clp:ErrorsOnly; then
+    echo "build failed"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+
+passed=0; failed=0; skipped=0
+
+# NUnit suite. The TRX file gives exact counters whatever the console logger prints.
+timeout 1800 dotnet test tests/NetCoreServer.Tests -c Release --no-build -nologo \
+    --logger "trx;LogFileName=unit.trx" --logger "console;verbosity=normal" --results-directory "$RESULTS" \
+    -- NUnit.DefaultTimeout=120000
+trx="$RESULTS/unit.trx"
+if [ -f "$trx" ]; then
+    counters=$(grep -o '<Counters [^>]*>' "$trx" | head -1)
+    get() { echo "$counters" | grep -o "$1=\"[0-9]*\"" | grep -o '[0-9]*' || echo 0; }
+    total=$(get total); p=$(get passed); f=$(get failed); e=$(get error); t=$(get timeout); a=$(get aborted)
+    passed=$((passed + p)); failed=$((failed + f + e + t + a))
+    skipped=$((skipped + total - p - f - e - t - a))
+else
+    echo "no test results were written"
+    failed=$((failed + 1))
+fi
+
+# Examples driven as processes.
+for script in examples/test-*.sh; do
+    [ -f "$script" ] || continue
+    echo "== $script"
+    if timeout 300 bash "$script"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $script"; fi
+done
+
+summary="$passed passed, $failed failed"
+((skipped > 0)) && summary="$summary, $skipped skipped"
+echo "$summary"
+((failed == 0))
