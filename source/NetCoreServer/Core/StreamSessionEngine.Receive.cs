@@ -25,6 +25,10 @@ internal sealed partial class StreamSessionEngine
     }
 
     private bool _receiveStarted;
+    private volatile bool _holdsReceiveBuffer;
+
+    /// <summary>True while the receive loop holds a rented buffer (false while idle: it waits with a zero-byte receive).</summary>
+    public bool HoldsReceiveBuffer => _holdsReceiveBuffer;
 
     /// <summary>
     /// Reads until the connection ends. While idle it holds no buffer: a zero-byte receive waits for data and
@@ -48,6 +52,7 @@ internal sealed partial class StreamSessionEngine
                         return;
                     }
                     buffer = ArrayPool<byte>.Shared.Rent(size);
+                    _holdsReceiveBuffer = true;
                 }
 
                 var result = await _transport.ReceiveAsync(buffer).ConfigureAwait(false);
@@ -94,6 +99,7 @@ internal sealed partial class StreamSessionEngine
                         size = Math.Max(_options.EffectiveReceiveBufferSize, size / 2);
                     ArrayPool<byte>.Shared.Return(buffer);
                     buffer = null;
+                    _holdsReceiveBuffer = false;
                 }
             }
         }
@@ -101,6 +107,7 @@ internal sealed partial class StreamSessionEngine
         {
             if (buffer != null)
                 ArrayPool<byte>.Shared.Return(buffer);
+            _holdsReceiveBuffer = false;
             _receiveRunning = false;
             if (Volatile.Read(ref _shutdownStarted) != 0 || State == SessionState.Disconnected)
                 CloseTransport();

@@ -1,0 +1,111 @@
+using System;
+using System.Collections.Concurrent;
+using System.Collections.Generic;
+using System.IO;
+using System.Net.Sockets;
+using System.Threading.Tasks;
+using NetCoreServer.Core;
+
+namespace NetCoreServer.Tests.Engine;
+
+/// <summary>
+/// A transport with no socket: receives come from a script, every operation completes synchronously
+/// (the worst case for recursion), and sends are recorded.
+/// </summary>
+internal sealed class InMemoryTransport : IStreamTransport
+{
+    private readonly Queue<byte[]> _incoming = new();
+    private readonly MemoryStream _sent = new();
+    private TaskCompletionSource<IoResult>? _blockedReceive;
+
+    public bool BlockWhenEmpty { get; set; }
+
+    public bool Closed { get; private set; }
+
+    public bool ShutdownSent { get; private set; }
+
+    public bool Disposed { get; private set; }
+
+    public int MaxBatchSegments { get; private set; }
+
+    public ConcurrentQueue<int> ZeroByteReceives { get; } = new();
+
+    public void Enqueue(byte[] data)
+    {
+        lock (_incoming)
+            _incoming.Enqueue(data);
+    }
+
+    public byte[] Sent()
+    {
+        lock (_sent)
+            return _sent.ToArray();
+    }
+
+    public ValueTask<IoResult> ReceiveAsync(Memory<byte> buffer)
+    {
+        lock (_incoming)
+        {
+            if (Closed)
+                return new ValueTask<IoResult>(IoResult.Failed(SocketError.OperationAborted));
+            if (buffer.IsEmpty)
+            {
+                ZeroByteReceives.Enqueue(0);
+                if (_incoming.Count > 0 || !BlockWhenEmpty)
+                    return new ValueTask<IoResult>(new IoResult(0, SocketError.Success));
+            }
+            else if (_incoming.Count > 0)
+            {
+                var next = _incoming.Dequeue();
+                var n = Math.Min(next.Length, buffer.Length);
+                next.AsSpan(0, n).CopyTo(buffer.Span);
+                return new ValueTask<IoResult>(new IoResult(n, SocketError.Success));
+            }
+            else if (!BlockWhenEmpty)
+            {
+                return new ValueTask<IoResult>(new IoResult(0, SocketError.Success));
+            }
+            _blockedReceive = new TaskCompletionSource<IoResult>(TaskCreationOptions.RunContinuationsAsynchronously);
+            return new ValueTask<IoResult>(_blockedReceive.Task);
+        }
+    }
+
+    public ValueTask<IoResult> SendAsync(IReadOnlyList<ArraySegment<byte>> batch)
+    {
+        var total = 0;
+        lock (_sent)
+        {
+            MaxBatchSegments = Math.Max(MaxBatchSegments, batch.Count);
+            foreach (var segment in batch)
+            {
+                _sent.Write(segment);
+                total += segment.Count;
+            }
+        }
+        return new ValueTask<IoResult>(new IoResult(total, SocketError.Success));
+    }
+
+    public IoResult Send(ReadOnlySpan<byte> data)
+    {
+        lock (_sent)
+            _sent.Write(data);
+        return new IoResult(data.Length, SocketError.Success);
+    }
+
+    public IoResult Receive(Span<byte> buffer) => new(0, SocketError.Success);
+
+    public void ShutdownSend() => ShutdownSent = true;
+
+    public void Close()
+    {
+        TaskCompletionSource<IoResult>? blocked;
+        lock (_incoming)
+        {
+            Closed = true;
+            blocked = _blockedReceive;
+        }
+        blocked?.TrySetResult(IoResult.Failed(SocketError.OperationAborted));
+    }
+
+    public void Dispose() => Disposed = true;
+}

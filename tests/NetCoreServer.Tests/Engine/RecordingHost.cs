@@ -1,0 +1,41 @@
+using System;
+using System.Net.Sockets;
+using NetCoreServer.Core;
+using NetCoreServer.Tests.Support;
+
+namespace NetCoreServer.Tests.Engine;
+
+/// <summary>Engine host that records what the engine tells it.</summary>
+internal sealed class RecordingHost : IStreamSessionHost
+{
+    public HookLog Log { get; } = new();
+
+    public Counter Received { get; } = new();
+
+    public int MaxStackDepth { get; private set; }
+
+    public Action<byte[], int, int>? OnData { get; set; }
+
+    public void EngineReceived(byte[] buffer, int offset, int size)
+    {
+        MaxStackDepth = Math.Max(MaxStackDepth, new System.Diagnostics.StackTrace().FrameCount);
+        OnData?.Invoke(buffer, offset, size);
+        Received.Add(size);
+    }
+
+    public void EngineSent(long sent, long pending) => Log.Add("sent");
+
+    public void EngineEmpty() => Log.Add("empty");
+
+    public void EngineError(SocketError error) => Log.Add("error " + error);
+
+    public void EngineHandlerException(Exception exception) => Log.Add("exception " + exception.Message);
+
+    public void EngineDisconnecting() => Log.Add("disconnecting");
+
+    public void EngineDisconnected() => Log.Add("disconnected");
+
+    public void EngineCounted(long received, long sent)
+    {
+    }
+}

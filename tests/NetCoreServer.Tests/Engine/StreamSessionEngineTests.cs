@@ -1,0 +1,138 @@
+using System;
+using System.Linq;
+using System.Threading.Tasks;
+using NetCoreServer.Core;
+using NetCoreServer.Tests.Support;
+using NUnit.Framework;
+
+namespace NetCoreServer.Tests.Engine;
+
+/// <summary>The shared engine over an in-memory transport whose every operation completes synchronously.</summary>
+[TestFixture]
+public sealed class StreamSessionEngineTests
+{
+    private static StreamSessionEngine Start(IStreamTransport transport, RecordingHost host, EngineOptions? options = null)
+    {
+        var engine = new StreamSessionEngine(transport, host, options ?? new EngineOptions());
+        Assert.That(engine.Activate(), Is.True);
+        return engine;
+    }
+
+    [Test]
+    public async Task TwoHundredThousandSynchronousReceivesLoopWithoutGrowingTheStack()
+    {
+        var transport = new InMemoryTransport();
+        for (var i = 0; i < 200_000; i++)
+            transport.Enqueue(new byte[] { 1 });
+        var host = new RecordingHost();
+        var engine = Start(transport, host);
+
+        engine.StartReceiving();
+        await Wait.For(engine.Completion, "engine finished after the scripted end of stream");
+
+        Assert.That(host.Received.Value, Is.EqualTo(200_000));
+        Assert.That(host.MaxStackDepth, Is.LessThan(200), "stack depth stays flat: completions loop, they do not recurse");
+        Assert.That(host.Log.Snapshot(), Is.EqualTo(new[] { "disconnecting", "disconnected" }));
+        Assert.That(engine.Reason, Is.EqualTo(DisconnectReason.PeerClosed));
+        Assert.That(transport.Disposed, Is.True);
+    }
+
+    [Test]
+    public async Task AnIdleConnectionWaitsWithAZeroByteReceiveAndHoldsNoBuffer()
+    {
+        var transport = new InMemoryTransport { BlockWhenEmpty = true };
+        transport.Enqueue(new byte[100]);
+        var host = new RecordingHost();
+        var engine = Start(transport, host);
+
+        engine.StartReceiving();
+        await Wait.For(host.Received.Reaches(100), "first chunk delivered");
+
+        Assert.That(transport.ZeroByteReceives.Count, Is.GreaterThanOrEqualTo(2), "waited for data with a zero-byte receive before renting");
+        Assert.That(engine.HoldsReceiveBuffer, Is.False, "idle after a short read: the buffer went back to the pool");
+        engine.Abort(DisconnectReason.Local);
+        await Wait.For(engine.Completion, "engine finished after Abort");
+    }
+
+    [Test]
+    public async Task CopiedAndSharedSendsGoOutInTheOrderTheyWereQueued()
+    {
+        var transport = new InMemoryTransport { BlockWhenEmpty = true };
+        var host = new RecordingHost();
+        var engine = Start(transport, host);
+        var shared = SharedBuffer.Copy(Enumerable.Repeat((byte)9, 2048).ToArray());
+
+        for (var i = 0; i < 100; i++)
+            Assert.That(engine.Enqueue(new[] { (byte)i }), Is.EqualTo(SendStatus.Accepted));
+        Assert.That(engine.EnqueueShared(shared), Is.EqualTo(SendStatus.Accepted));
+        shared.Release();
+        Assert.That(await engine.Flush(), Is.True);
+
+        var sent = transport.Sent();
+        Assert.That(sent.Take(100), Is.EqualTo(Enumerable.Range(0, 100).Select(i => (byte)i)));
+        Assert.That(sent.Skip(100).ToArray(), Has.Length.EqualTo(2048));
+        Assert.That(sent.Skip(100), Is.All.EqualTo(9));
+        Assert.That(engine.BytesSent, Is.EqualTo(2148));
+        engine.Abort(DisconnectReason.Local);
+    }
+
+    [Test]
+    public void EnqueueIsRefusedPastTheSendLimitAndAfterDisconnect()
+    {
+        var transport = new InMemoryTransport { BlockWhenEmpty = true };
+        var options = new EngineOptions { SendBufferLimit = 1000 };
+        var engine = Start(transport, new RecordingHost(), options);
+
+        Assert.That(engine.Enqueue(new byte[1001]), Is.EqualTo(SendStatus.LimitReached));
+        Assert.That(engine.Enqueue(new byte[1000]), Is.EqualTo(SendStatus.Accepted));
+        Assert.That(engine.Disconnect(DisconnectReason.Local), Is.True);
+        Assert.That(engine.Disconnect(DisconnectReason.Error), Is.False, "first reason wins");
+        Assert.That(engine.Enqueue(new byte[1]), Is.EqualTo(SendStatus.NotConnected));
+        Assert.That(engine.Reason, Is.EqualTo(DisconnectReason.Local));
+    }
+
+    [Test]
+    public async Task GracefulDisconnectSendsQueuedDataThenShutsDownBeforeClosing()
+    {
+        var transport = new InMemoryTransport();
+        var host = new RecordingHost();
+        var engine = Start(transport, host);
+        engine.Enqueue(new byte[] { 1, 2, 3 });
+
+        engine.Disconnect(DisconnectReason.Local);
+        await Wait.For(engine.Completion, "engine finished");
+
+        Assert.That(transport.Sent(), Is.EqualTo(new byte[] { 1, 2, 3 }));
+        Assert.That(transport.ShutdownSent, Is.True, "end of stream sent after the data");
+        Assert.That(transport.Closed, Is.True);
+        Assert.That(host.Log.Snapshot().Where(e => e is "disconnecting" or "disconnected"), Is.EqualTo(new[] { "disconnecting", "disconnected" }));
+    }
+
+    [Test]
+    public async Task AThrowingReceiveHandlerIsReportedAndClosesTheConnection()
+    {
+        var transport = new InMemoryTransport { BlockWhenEmpty = true };
+        transport.Enqueue(new byte[] { 1 });
+        var host = new RecordingHost { OnData = (_, _, _) => throw new InvalidOperationException("bug") };
+        var engine = Start(transport, host);
+
+        engine.StartReceiving();
+        await Wait.For(engine.Completion, "engine finished after the handler threw");
+
+        Assert.That(host.Log.Snapshot(), Is.EqualTo(new[] { "exception bug", "disconnecting", "disconnected" }));
+        Assert.That(engine.Reason, Is.EqualTo(DisconnectReason.HandlerException));
+    }
+
+    [Test]
+    public async Task WaitersFailWhenTheConnectionIsAborted()
+    {
+        var transport = new BlockingSendTransport();
+        var engine = Start(transport, new RecordingHost());
+        var wait = engine.EnqueueAndWait(new byte[10], out var status);
+        Assert.That(status, Is.EqualTo(SendStatus.Accepted));
+
+        engine.Abort(DisconnectReason.Local);
+
+        Assert.That(await Wait.For(wait, "waiter completed"), Is.False, "data never reached the transport");
+    }
+}
