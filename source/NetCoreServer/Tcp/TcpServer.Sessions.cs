@@ -14,6 +14,11 @@ public partial class TcpServer
     /// <summary>Connected sessions by id.</summary>
     protected readonly ConcurrentDictionary<Guid, TcpSession> Sessions = new();
 
+    private readonly object _snapshotLock = new();
+
+    // Copy-on-write array of the sessions, so Multicast iterates without allocating (ConcurrentDictionary.Values copies).
+    private TcpSession[] _snapshot = Array.Empty<TcpSession>();
+
     /// <summary>Number of sessions currently registered (connected or finishing a disconnect).</summary>
     public long ConnectedSessions => Sessions.Count;
 
@@ -65,14 +70,14 @@ public partial class TcpServer
             return true;
         if (buffer.Length < SharedMulticastThreshold)
         {
-            foreach (var session in Sessions.Values)
+            foreach (var session in Volatile.Read(ref _snapshot))
                 session.EnqueueMulticast(buffer, null);
             return true;
         }
         var shared = SharedBuffer.Copy(buffer);
         try
         {
-            foreach (var session in Sessions.Values)
+            foreach (var session in Volatile.Read(ref _snapshot))
                 session.EnqueueMulticast(default, shared);
         }
         finally
@@ -96,9 +101,36 @@ public partial class TcpServer
         return Multicast(bytes.Span);
     }
 
-    internal void RegisterSession(TcpSession session) => Sessions.TryAdd(session.Id, session);
+    internal void RegisterSession(TcpSession session)
+    {
+        lock (_snapshotLock)
+        {
+            if (!Sessions.TryAdd(session.Id, session))
+                return;
+            var snapshot = _snapshot;
+            var next = new TcpSession[snapshot.Length + 1];
+            snapshot.CopyTo(next, 0);
+            next[^1] = session;
+            Volatile.Write(ref _snapshot, next);
+        }
+    }
 
-    internal void UnregisterSession(Guid id) => Sessions.TryRemove(id, out _);
+    internal void UnregisterSession(Guid id)
+    {
+        lock (_snapshotLock)
+        {
+            if (!Sessions.TryRemove(id, out var session))
+                return;
+            var snapshot = _snapshot;
+            var index = Array.IndexOf(snapshot, session);
+            if (index < 0)
+                return;
+            var next = new TcpSession[snapshot.Length - 1];
+            Array.Copy(snapshot, 0, next, 0, index);
+            Array.Copy(snapshot, index + 1, next, index, snapshot.Length - index - 1);
+            Volatile.Write(ref _snapshot, next);
+        }
+    }
 
     internal void Count(long received, long sent)
     {
