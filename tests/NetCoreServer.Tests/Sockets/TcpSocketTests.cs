@@ -391,13 +391,23 @@ public sealed class TcpSocketTests
         var server = StartServer();
         var clients = new List<TestClient>();
         for (var i = 0; i < 5; i++)
-            clients.Add(await Connect(server));
+        {
+            var client = await Connect(server);
+            client.SendAsync("data in both directions before the stop");
+            clients.Add(client);
+        }
         await Wait.For(server.Connected.Reaches(5), "5 sessions connected");
+        foreach (var client in clients)
+            await Wait.For(client.Received.Reaches(39), "echo before the stop");
         Assert.That(server.Stop(), Is.True);
         Assert.That(server.IsStarted, Is.False);
         Assert.That(server.ConnectedSessions, Is.EqualTo(0));
         foreach (var client in clients)
+        {
             await Wait.For(client.Closed, "client disconnected by Stop");
+            Assert.That(client.DisconnectReason, Is.EqualTo(DisconnectReason.PeerClosed), "a graceful stop is an end of stream, not a reset");
+            Assert.That(client.Errors.Value, Is.EqualTo(0));
+        }
         Assert.That(server.Stop(), Is.False, "second Stop is a no-op");
         Assert.That(server.Multicast("x"), Is.False, "Multicast on a stopped server");
         server.Dispose();
