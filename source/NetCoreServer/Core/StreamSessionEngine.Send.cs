@@ -139,6 +139,7 @@ internal sealed partial class StreamSessionEngine
         var result = _transport.Send(data);
         bool restart;
         long pending;
+        SendWaiter[]? done;
         lock (_sendLock)
         {
             _bytesSending = 0;
@@ -146,6 +147,7 @@ internal sealed partial class StreamSessionEngine
             restart = result.Succeeded && !_queue.IsEmpty && Volatile.Read(ref _closed) == 0;
             _sendRunning = restart;
             pending = _queue.Bytes;
+            done = result.Succeeded ? TakeCompletedWaitersLocked() : null;
         }
         _host.EngineCounted(0, result.Bytes);
         if (!result.Succeeded)
@@ -154,8 +156,9 @@ internal sealed partial class StreamSessionEngine
             TryFinish();
             return result.Bytes;
         }
+        CompleteWaiters(done);
         if (State == SessionState.Connected)
-            Invoke(h => h.EngineSent(result.Bytes, pending));
+            RaiseSent(result.Bytes, pending);
         if (restart)
             RunSendLoop();
         else
@@ -190,20 +193,35 @@ internal sealed partial class StreamSessionEngine
         return waiter.Task;
     }
 
-    private void RunSendLoop()
+    // Runs inline until the first send that does not complete synchronously; the loop then continues on the
+    // completion thread. A loop, never recursion, whatever the hooks call.
+    private void RunSendLoop() => _ = SendLoopAsync();
+
+    /// <summary>Raises OnSent, marking the thread so a blocking Send from inside the hook does not wait on its own loop.</summary>
+    private void RaiseSent(long sent, long pending)
     {
         var previous = t_sendCallbackOwner;
         t_sendCallbackOwner = this;
         try
         {
-            // Runs inline until the first send that does not complete synchronously; the loop then continues on
-            // the completion thread. A loop, never recursion, whatever the hooks call.
-            _ = SendLoopAsync();
+            _host.EngineSent(sent, pending);
+        }
+        catch (Exception exception)
+        {
+            OnHandlerException(exception);
         }
         finally
         {
             t_sendCallbackOwner = previous;
         }
+    }
+
+    private static void CompleteWaiters(SendWaiter[]? done)
+    {
+        if (done == null)
+            return;
+        foreach (var waiter in done)
+            waiter.Complete(true);
     }
 
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
@@ -237,7 +255,6 @@ internal sealed partial class StreamSessionEngine
             }
 
             var result = await _transport.SendAsync(_batch.Views).ConfigureAwait(false);
-            t_sendCallbackOwner = this;
             if (!result.Succeeded)
             {
                 lock (_sendLock)
@@ -263,22 +280,9 @@ internal sealed partial class StreamSessionEngine
                 done = TakeCompletedWaitersLocked();
             }
             _host.EngineCounted(0, result.Bytes);
-            if (done != null)
-            {
-                foreach (var waiter in done)
-                    waiter.Complete(true);
-            }
+            CompleteWaiters(done);
             if (State == SessionState.Connected)
-            {
-                try
-                {
-                    _host.EngineSent(result.Bytes, pending);
-                }
-                catch (Exception exception)
-                {
-                    OnHandlerException(exception);
-                }
-            }
+                RaiseSent(result.Bytes, pending);
         }
     }
 
@@ -289,7 +293,18 @@ internal sealed partial class StreamSessionEngine
         if (state == SessionState.Disconnecting)
             BeginShutdown();
         else if (state == SessionState.Connected)
-            Invoke(static h => h.EngineEmpty());
+        {
+            var previous = t_sendCallbackOwner;
+            t_sendCallbackOwner = this;
+            try
+            {
+                Invoke(static h => h.EngineEmpty());
+            }
+            finally
+            {
+                t_sendCallbackOwner = previous;
+            }
+        }
     }
 
     private SendWaiter[]? TakeCompletedWaitersLocked()

@@ -413,5 +413,30 @@ public sealed class TcpSocketTests
         server.Dispose();
     }
 
+    [Test]
+    public async Task BlockingSendFromInsideOnSentDoesNotWaitOnItself()
+    {
+        using var server = StartServer(s => s.Echo = false);
+        using var client = new ChainingClient(_address, server.BoundPort, chain: 200);
+        Assert.That(await Wait.For(client.ConnectAndWaitAsync(), "connect"), Is.True);
+        client.SendAsync(new byte[10]);
+        await Wait.For(server.Received.Reaches(10 * 201), "the first send and 200 blocking sends made from OnSent");
+    }
+
+    /// <summary>Calls the blocking Send from OnSent, the case that would deadlock if Send waited on its own send loop.</summary>
+    private sealed class ChainingClient : TcpClient
+    {
+        private int _remaining;
+
+        public ChainingClient(IPAddress address, int port, int chain)
+            : base(address, port) => _remaining = chain;
+
+        protected override void OnSent(long sent, long pending)
+        {
+            if (Interlocked.Decrement(ref _remaining) >= 0)
+                Send(new byte[10]);
+        }
+    }
+
     private static int OpenHandles() => System.IO.Directory.GetFiles("/proc/self/fd").Length;
 }
