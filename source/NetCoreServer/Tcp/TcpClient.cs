@@ -1,30 +1,20 @@
-using System;
 using System.Net;
 using System.Net.Sockets;
-using System.Threading;
-using System.Threading.Tasks;
 using NetCoreServer.Core;
-using NetCoreServer.Transports;
 
 namespace NetCoreServer;
 
 /// <summary>
-/// TCP client. Subclass it and override the hooks; sending, receiving, limits and hooks come from
-/// <see cref="StreamConnection"/>. Hook order: OnConnecting, OnConnected, OnEmpty, data hooks, OnDisconnecting,
-/// OnDisconnected. A failed connect raises OnError (unless the failure is ordinary, such as refused) and then
-/// OnDisconnected, so reconnecting from OnDisconnected covers both cases.
+/// TCP client over IPv4 or IPv6, by address or host name. Subclass it and override the hooks; connecting lives in
+/// <see cref="StreamClient"/>, sending and receiving in <see cref="StreamConnection"/>.
 /// </summary>
-public partial class TcpClient : StreamConnection
+public class TcpClient : StreamClient
 {
-    private readonly object _connectLock = new();
-    private AwaitableSocketArgs? _connectArgs;
-    private Task<bool> _connectTask = Task.FromResult(false);
-
     /// <summary>Creates a client for an IP address and port.</summary>
     /// <param name="address">Server address.</param>
     /// <param name="port">Server port.</param>
     public TcpClient(IPAddress address, int port)
-        : this(new IPEndPoint(address, port), address.ToString(), port)
+        : base(new IPEndPoint(address, port), address.ToString(), port)
     {
     }
 
@@ -32,324 +22,48 @@ public partial class TcpClient : StreamConnection
     /// <param name="address">Server address or host name.</param>
     /// <param name="port">Server port.</param>
     public TcpClient(string address, int port)
-        : this(EndpointParser.Parse(address, port), address, port)
+        : base(EndpointParser.Parse(address, port), address, port)
     {
     }
 
     /// <summary>Creates a client for a host name endpoint; every address the name resolves to is tried.</summary>
     /// <param name="endpoint">Server endpoint.</param>
     public TcpClient(DnsEndPoint endpoint)
-        : this(endpoint, endpoint.Host, endpoint.Port)
+        : base(endpoint, endpoint.Host, endpoint.Port)
     {
     }
 
     /// <summary>Creates a client for an IP endpoint.</summary>
     /// <param name="endpoint">Server endpoint.</param>
     public TcpClient(IPEndPoint endpoint)
-        : this(endpoint, endpoint.Address.ToString(), endpoint.Port)
+        : base(endpoint, endpoint.Address.ToString(), endpoint.Port)
     {
     }
 
-    /// <summary>Creates a client for any endpoint; used by the constructors above and by transports built on this class.</summary>
-    /// <param name="endpoint">Server endpoint.</param>
-    /// <param name="address">Address as given by the user.</param>
-    /// <param name="port">Port as given by the user.</param>
-    private protected TcpClient(EndPoint endpoint, string address, int port)
-    {
-        Endpoint = endpoint;
-        Address = address;
-        Port = port;
-    }
+    /// <summary>When connecting over IPv6, allow IPv4-mapped addresses (default false).</summary>
+    public bool OptionDualMode { get; set; }
 
-    /// <summary>The address as given to the constructor.</summary>
-    public string Address { get; }
+    /// <summary>Enable SO_KEEPALIVE (default false).</summary>
+    public bool OptionKeepAlive { get; set; }
 
-    /// <summary>The port as given to the constructor.</summary>
-    public int Port { get; }
+    /// <summary>Seconds of idleness before the first keep-alive probe; -1 (default) keeps the system value.</summary>
+    public int OptionTcpKeepAliveTime { get; set; } = -1;
 
-    /// <summary>The server endpoint.</summary>
-    public EndPoint Endpoint { get; }
+    /// <summary>Seconds between keep-alive probes; -1 (default) keeps the system value.</summary>
+    public int OptionTcpKeepAliveInterval { get; set; } = -1;
 
-    /// <summary>The socket of the current (or last) connection.</summary>
-    public Socket Socket { get; private set; } = null!;
+    /// <summary>Unanswered keep-alive probes before the connection is dropped; -1 (default) keeps the system value.</summary>
+    public int OptionTcpKeepAliveRetryCount { get; set; } = -1;
 
-    /// <summary>True while a connect is under way.</summary>
-    public bool IsConnecting { get; private set; }
+    /// <summary>Disable Nagle's algorithm (default false).</summary>
+    public bool OptionNoDelay { get; set; }
 
-    /// <summary>Creates the socket to connect with; override to customise it. Not used for host-name endpoints.</summary>
-    /// <returns>A new socket for <see cref="Endpoint"/>.</returns>
-    protected virtual Socket CreateSocket() => new(Endpoint.AddressFamily, SocketType.Stream, ProtocolType.Tcp);
-
-    /// <summary>
-    /// Connects synchronously. Like NetCoreServer, it does not start receiving: call <see cref="StreamConnection.ReceiveAsync"/>
-    /// to get <see cref="StreamConnection.OnReceived"/> calls, or use the blocking <c>Receive</c>.
-    /// </summary>
-    /// <returns>True when connected.</returns>
-    public virtual bool Connect()
-    {
-        if (!TryBeginConnect())
-            return false;
-        Socket? socket = null;
-        try
-        {
-            OnConnecting();
-            socket = Endpoint is DnsEndPoint dns ? ConnectByName(dns) : ConnectDirect();
-        }
-        catch (SocketException e)
-        {
-            socket?.Dispose();
-            ConnectFailed(e.SocketErrorCode, raiseDisconnecting: true);
-            return false;
-        }
-        catch (Exception)
-        {
-            socket?.Dispose();
-            EndConnecting();
-            throw;
-        }
-        return Connected(socket, startReceiving: false);
-    }
-
-    /// <summary>Starts connecting and returns at once; on success the receive loop starts and OnConnected runs.</summary>
-    /// <returns>True when the attempt started (not that it succeeded); see <see cref="ConnectAndWaitAsync"/>.</returns>
-    public virtual bool ConnectAsync()
-    {
-        if (!TryBeginConnect())
-            return false;
-        try
-        {
-            OnConnecting();
-        }
-        catch (Exception)
-        {
-            EndConnecting();
-            throw;
-        }
-        _connectTask = ConnectCoreAsync();
-        return true;
-    }
-
-    /// <summary>Connects asynchronously and completes with the outcome. Cancelling abandons the attempt.</summary>
-    /// <param name="cancellationToken">Cancels the connect.</param>
-    /// <returns>True when connected.</returns>
-    public async Task<bool> ConnectAndWaitAsync(CancellationToken cancellationToken = default)
-    {
-        if (!ConnectAsync())
-            return IsConnected;
-        var task = _connectTask;
-        using (cancellationToken.Register(static s => ((TcpClient)s!).CancelConnect(), this))
-            return await task.ConfigureAwait(false);
-    }
-
-    /// <summary>
-    /// Disconnects gracefully: data already accepted is delivered, the socket closes, OnDisconnected runs, and then
-    /// this returns (bounded by <see cref="StreamConnection.OptionDisconnectTimeout"/>). Called from inside one of this
-    /// client's hooks it does not wait. A connect under way is cancelled.
-    /// </summary>
-    /// <returns>False if neither connected nor connecting.</returns>
-    public virtual bool Disconnect()
-    {
-        if (IsConnecting)
-        {
-            CancelConnect();
-            return true;
-        }
-        var engine = Engine;
-        if (engine == null || !engine.Disconnect(NetCoreServer.DisconnectReason.Local))
-            return false;
-        if (!IsInsideOwnHook)
-            engine.Completion.Wait(OptionDisconnectTimeout + TimeSpan.FromSeconds(1));
-        return true;
-    }
-
-    /// <summary>Same as <see cref="Disconnect"/> (NetCoreServer's asynchronous variant is synchronous too).</summary>
-    /// <returns>False if neither connected nor connecting.</returns>
-    public virtual bool DisconnectAsync() => Disconnect();
-
-    /// <summary>Starts a graceful disconnect and completes after OnDisconnected has run.</summary>
-    /// <returns>A task that completes when the connection is closed.</returns>
-    public Task DisconnectAndWaitAsync()
-    {
-        var engine = Engine;
-        if (engine == null)
-            return Task.CompletedTask;
-        engine.Disconnect(NetCoreServer.DisconnectReason.Local);
-        return engine.Completion;
-    }
-
-    /// <summary>Disconnects, then connects synchronously.</summary>
-    /// <returns>False if not connected or if the new connect failed.</returns>
-    public virtual bool Reconnect()
-    {
-        if (!Disconnect())
-            return false;
-        return Connect();
-    }
-
-    /// <summary>Disconnects, then starts an asynchronous connect.</summary>
-    /// <returns>False if not connected or the connect could not start.</returns>
-    public virtual bool ReconnectAsync()
-    {
-        if (!DisconnectAsync())
-            return false;
-        return ConnectAsync();
-    }
-
-    private protected override void DisposeConnection() => Disconnect();
-
-    private bool TryBeginConnect()
-    {
-        lock (_connectLock)
-        {
-            if (IsConnecting || !IsSocketDisposed)
-                return false;
-            IsConnecting = true;
-            return true;
-        }
-    }
-
-    private void EndConnecting()
-    {
-        lock (_connectLock)
-        {
-            IsConnecting = false;
-            _connectArgs = null;
-        }
-    }
-
-    private Socket ConnectDirect()
-    {
-        var socket = CreateSocket();
-        try
-        {
-            PrepareSocket(socket);
-            socket.Connect(Endpoint);
-            return socket;
-        }
-        catch
-        {
-            socket.Dispose();
-            throw;
-        }
-    }
-
-    private Socket ConnectByName(DnsEndPoint endpoint)
-    {
-        SocketException? last = null;
-        foreach (var address in Dns.GetHostAddresses(endpoint.Host))
-        {
-            var socket = new Socket(address.AddressFamily, SocketType.Stream, ProtocolType.Tcp);
-            try
-            {
-                socket.Connect(new IPEndPoint(address, endpoint.Port));
-                return socket;
-            }
-            catch (SocketException e)
-            {
-                socket.Dispose();
-                last = e;
-            }
-        }
-        throw last ?? new SocketException((int)SocketError.HostNotFound);
-    }
-
-    private async Task<bool> ConnectCoreAsync()
-    {
-        var args = new AwaitableSocketArgs();
-        lock (_connectLock)
-            _connectArgs = args;
-        Socket? socket = null;
-        IoResult result;
-        try
-        {
-            if (Endpoint is DnsEndPoint dns)
-            {
-                result = await args.ConnectByNameAsync(dns).ConfigureAwait(false);
-                socket = args.ConnectSocket;
-            }
-            else
-            {
-                socket = CreateSocket();
-                PrepareSocket(socket);
-                result = await args.ConnectAsync(socket, Endpoint).ConfigureAwait(false);
-            }
-        }
-        catch (SocketException e)
-        {
-            result = IoResult.Failed(e.SocketErrorCode);
-        }
-        finally
-        {
-            lock (_connectLock)
-                _connectArgs = null;
-            args.Dispose();
-        }
-
-        if (!result.Succeeded || socket == null)
-        {
-            socket?.Dispose();
-            ConnectFailed(result.Succeeded ? SocketError.NotConnected : result.Error, raiseDisconnecting: false);
-            return false;
-        }
-        return Connected(socket, startReceiving: true);
-    }
-
-    private void CancelConnect()
-    {
-        AwaitableSocketArgs? args;
-        lock (_connectLock)
-            args = _connectArgs;
-        if (args == null)
-            return;
-        try
-        {
-            Socket.CancelConnectAsync(args);
-        }
-        catch (ObjectDisposedException)
-        {
-            // The attempt finished while we were cancelling it.
-        }
-    }
-
-    private void PrepareSocket(Socket socket)
+    private protected override void PrepareSocket(Socket socket)
     {
         if (socket.AddressFamily == AddressFamily.InterNetworkV6)
             socket.DualMode = OptionDualMode;
     }
 
-    private bool Connected(Socket socket, bool startReceiving)
-    {
-        Socket = socket;
-        try
-        {
-            ApplyOptions(socket);
-        }
-        catch (SocketException e)
-        {
-            socket.Dispose();
-            ConnectFailed(e.SocketErrorCode, raiseDisconnecting: false);
-            return false;
-        }
-        var engine = Attach(new SocketTransport(socket), startReceiving, raiseConnecting: false, onAttached: EndConnecting);
-        return engine.IsConnected;
-    }
-
-    /// <summary>Applies the client's socket options to a freshly connected socket.</summary>
-    /// <param name="socket">The connected socket.</param>
-    private protected virtual void ApplyOptions(Socket socket)
+    private protected override void ApplyOptions(Socket socket)
         => Tcp.TcpSocketOptions.Apply(socket, OptionKeepAlive, OptionTcpKeepAliveTime, OptionTcpKeepAliveInterval, OptionTcpKeepAliveRetryCount, OptionNoDelay);
-
-    private void ConnectFailed(SocketError error, bool raiseDisconnecting)
-    {
-        EndConnecting();
-        if (!IsQuiet(error))
-            OnError(error);
-        if (raiseDisconnecting)
-            OnDisconnecting();
-        OnDisconnected();
-    }
-
-    private static bool IsQuiet(SocketError error)
-        => error is SocketError.ConnectionAborted or SocketError.ConnectionRefused or SocketError.ConnectionReset
-            or SocketError.OperationAborted or SocketError.Shutdown;
 }

@@ -6,30 +6,30 @@ using NetCoreServer.Core;
 
 namespace NetCoreServer;
 
-public partial class TcpServer
+public abstract partial class StreamServer<TSession>
 {
     /// <summary>Multicast messages at least this large are shared by reference between sessions instead of copied into each queue.</summary>
     internal const int SharedMulticastThreshold = 1024;
 
     /// <summary>Connected sessions by id.</summary>
-    protected readonly ConcurrentDictionary<Guid, TcpSession> Sessions = new();
+    protected readonly ConcurrentDictionary<Guid, TSession> Sessions = new();
 
     private readonly object _snapshotLock = new();
 
     // Copy-on-write array of the sessions, so Multicast iterates without allocating (ConcurrentDictionary.Values copies).
-    private TcpSession[] _snapshot = Array.Empty<TcpSession>();
+    private TSession[] _snapshot = Array.Empty<TSession>();
 
     /// <summary>Number of sessions currently registered (connected or finishing a disconnect).</summary>
     public long ConnectedSessions => Sessions.Count;
 
     /// <summary>Creates the session object for a newly accepted connection; override to return your subclass.</summary>
     /// <returns>A new session.</returns>
-    protected virtual TcpSession CreateSession() => new(this);
+    protected abstract TSession CreateSession();
 
     /// <summary>Finds a connected session by id.</summary>
     /// <param name="id">Session id.</param>
     /// <returns>The session, or null.</returns>
-    public TcpSession? FindSession(Guid id) => Sessions.TryGetValue(id, out var session) ? session : null;
+    public TSession? FindSession(Guid id) => Sessions.TryGetValue(id, out var session) ? session : null;
 
     /// <summary>Starts a graceful disconnect of every session.</summary>
     /// <returns>False if the server is not started.</returns>
@@ -101,14 +101,14 @@ public partial class TcpServer
         return Multicast(bytes.Span);
     }
 
-    internal void RegisterSession(TcpSession session)
+    internal void RegisterSession(TSession session)
     {
         lock (_snapshotLock)
         {
             if (!Sessions.TryAdd(session.Id, session))
                 return;
             var snapshot = _snapshot;
-            var next = new TcpSession[snapshot.Length + 1];
+            var next = new TSession[snapshot.Length + 1];
             snapshot.CopyTo(next, 0);
             next[^1] = session;
             Volatile.Write(ref _snapshot, next);
@@ -125,14 +125,14 @@ public partial class TcpServer
             var index = Array.IndexOf(snapshot, session);
             if (index < 0)
                 return;
-            var next = new TcpSession[snapshot.Length - 1];
+            var next = new TSession[snapshot.Length - 1];
             Array.Copy(snapshot, 0, next, 0, index);
             Array.Copy(snapshot, index + 1, next, index, snapshot.Length - index - 1);
             Volatile.Write(ref _snapshot, next);
         }
     }
 
-    internal void Count(long received, long sent)
+    private void Count(long received, long sent)
     {
         if (received != 0)
             Interlocked.Add(ref _bytesReceived, received);
@@ -140,13 +140,28 @@ public partial class TcpServer
             Interlocked.Add(ref _bytesSent, sent);
     }
 
-    internal void RaiseConnecting(TcpSession session) => OnConnecting(session);
+    void ISessionOwner.RaiseConnecting(StreamSession session) => OnConnecting((TSession)session);
 
-    internal void RaiseConnected(TcpSession session) => OnConnected(session);
+    void ISessionOwner.RaiseConnected(StreamSession session) => OnConnected((TSession)session);
 
-    internal void RaiseDisconnecting(TcpSession session) => OnDisconnecting(session);
+    void ISessionOwner.RaiseDisconnecting(StreamSession session) => OnDisconnecting((TSession)session);
 
-    internal void RaiseDisconnected(TcpSession session) => OnDisconnected(session);
+    void ISessionOwner.RaiseDisconnected(StreamSession session) => OnDisconnected((TSession)session);
+
+    void ISessionOwner.Unregister(StreamSession session) => UnregisterSession(session.Id);
+
+    void ISessionOwner.Count(long received, long sent) => Count(received, sent);
+
+    void ISessionOwner.ConfigureAccepted(Socket socket)
+    {
+        if (socket.AddressFamily == AddressFamily.Unix)
+            return;
+        Tcp.TcpSocketOptions.Apply(socket, OptionKeepAlive, OptionTcpKeepAliveTime, OptionTcpKeepAliveInterval, OptionTcpKeepAliveRetryCount, OptionNoDelay);
+    }
+
+    int ISessionOwner.ReceiveBufferSize => OptionReceiveBufferSize;
+
+    int ISessionOwner.SendBufferSize => OptionSendBufferSize;
 
     /// <summary>Called after the listening socket is bound, before it listens; on the thread calling <see cref="Start"/>.</summary>
     protected virtual void OnStarting()
@@ -170,25 +185,25 @@ public partial class TcpServer
 
     /// <summary>Called after the session's own OnConnecting, on the accepting thread.</summary>
     /// <param name="session">The connecting session.</param>
-    protected virtual void OnConnecting(TcpSession session)
+    protected virtual void OnConnecting(TSession session)
     {
     }
 
     /// <summary>Called after the session's own OnConnected, on the accepting thread, before the session receives anything.</summary>
     /// <param name="session">The connected session.</param>
-    protected virtual void OnConnected(TcpSession session)
+    protected virtual void OnConnected(TSession session)
     {
     }
 
     /// <summary>Called after the session's own OnDisconnecting, on the thread that started the disconnect.</summary>
     /// <param name="session">The disconnecting session.</param>
-    protected virtual void OnDisconnecting(TcpSession session)
+    protected virtual void OnDisconnecting(TSession session)
     {
     }
 
     /// <summary>Called after the session's own OnDisconnected; the session is unregistered right after.</summary>
     /// <param name="session">The disconnected session.</param>
-    protected virtual void OnDisconnected(TcpSession session)
+    protected virtual void OnDisconnected(TSession session)
     {
     }
 

@@ -1,6 +1,8 @@
 namespace NetCoreServer;
 
-public partial class TcpServer
+// The TCP options are ignored by Unix-socket servers.
+
+public abstract partial class StreamServer<TSession>
 {
     /// <summary>Length of the pending-connections queue passed to listen (default 1024).</summary>
     public int OptionAcceptorBacklog { get; set; } = 1024;

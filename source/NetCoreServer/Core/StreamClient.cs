@@ -1,0 +1,332 @@
+using System;
+using System.Net;
+using System.Net.Sockets;
+using System.Threading;
+using System.Threading.Tasks;
+using NetCoreServer.Core;
+using NetCoreServer.Transports;
+
+namespace NetCoreServer;
+
+/// <summary>
+/// A client of one stream connection (TCP, TLS, Unix socket): connecting, reconnecting and disconnecting.
+/// Sending, receiving, limits and hooks come from <see cref="StreamConnection"/>. Hook order: OnConnecting,
+/// OnConnected, OnEmpty, data hooks, OnDisconnecting, OnDisconnected. A failed connect raises OnError (unless the
+/// failure is ordinary, such as refused) and then OnDisconnected, so reconnecting from OnDisconnected covers both.
+/// </summary>
+public abstract class StreamClient : StreamConnection
+{
+    private readonly object _connectLock = new();
+    private AwaitableSocketArgs? _connectArgs;
+    private Task<bool> _connectTask = Task.FromResult(false);
+
+    /// <summary>Creates a client for any endpoint.</summary>
+    /// <param name="endpoint">Server endpoint.</param>
+    /// <param name="address">Address as given by the user.</param>
+    /// <param name="port">Port as given by the user.</param>
+    private protected StreamClient(EndPoint endpoint, string address, int port)
+    {
+        Endpoint = endpoint;
+        Address = address;
+        Port = port;
+    }
+
+    /// <summary>The address as given to the constructor.</summary>
+    public string Address { get; }
+
+    /// <summary>The port as given to the constructor.</summary>
+    public int Port { get; }
+
+    /// <summary>The server endpoint.</summary>
+    public EndPoint Endpoint { get; }
+
+    /// <summary>The socket of the current (or last) connection.</summary>
+    public Socket Socket { get; private set; } = null!;
+
+    /// <summary>True while a connect is under way.</summary>
+    public bool IsConnecting { get; private set; }
+
+    /// <summary>Creates the socket to connect with; override to customise it. Not used for host-name endpoints.</summary>
+    /// <returns>A new socket for <see cref="Endpoint"/>.</returns>
+    protected virtual Socket CreateSocket()
+        => new(Endpoint.AddressFamily, SocketType.Stream, Endpoint is UnixDomainSocketEndPoint ? ProtocolType.Unspecified : ProtocolType.Tcp);
+
+    /// <summary>
+    /// Connects synchronously. Like NetCoreServer, it does not start receiving: call <see cref="StreamConnection.ReceiveAsync"/>
+    /// to get <see cref="StreamConnection.OnReceived"/> calls, or use the blocking <c>Receive</c>.
+    /// </summary>
+    /// <returns>True when connected.</returns>
+    public virtual bool Connect()
+    {
+        if (!TryBeginConnect())
+            return false;
+        Socket? socket = null;
+        try
+        {
+            OnConnecting();
+            socket = Endpoint is DnsEndPoint dns ? ConnectByName(dns) : ConnectDirect();
+        }
+        catch (SocketException e)
+        {
+            socket?.Dispose();
+            ConnectFailed(e.SocketErrorCode, raiseDisconnecting: true);
+            return false;
+        }
+        catch (Exception)
+        {
+            socket?.Dispose();
+            EndConnecting();
+            throw;
+        }
+        return Connected(socket, startReceiving: false);
+    }
+
+    /// <summary>Starts connecting and returns at once; on success the receive loop starts and OnConnected runs.</summary>
+    /// <returns>True when the attempt started (not that it succeeded); see <see cref="ConnectAndWaitAsync"/>.</returns>
+    public virtual bool ConnectAsync()
+    {
+        if (!TryBeginConnect())
+            return false;
+        try
+        {
+            OnConnecting();
+        }
+        catch (Exception)
+        {
+            EndConnecting();
+            throw;
+        }
+        _connectTask = ConnectCoreAsync();
+        return true;
+    }
+
+    /// <summary>Connects asynchronously and completes with the outcome. Cancelling abandons the attempt.</summary>
+    /// <param name="cancellationToken">Cancels the connect.</param>
+    /// <returns>True when connected.</returns>
+    public async Task<bool> ConnectAndWaitAsync(CancellationToken cancellationToken = default)
+    {
+        if (!ConnectAsync())
+            return IsConnected;
+        var task = _connectTask;
+        using (cancellationToken.Register(static s => ((StreamClient)s!).CancelConnect(), this))
+            return await task.ConfigureAwait(false);
+    }
+
+    /// <summary>
+    /// Disconnects gracefully: data already accepted is delivered, the socket closes, OnDisconnected runs, and then
+    /// this returns (bounded by <see cref="StreamConnection.OptionDisconnectTimeout"/>). Called from inside one of this
+    /// client's hooks it does not wait. A connect under way is cancelled.
+    /// </summary>
+    /// <returns>False if neither connected nor connecting.</returns>
+    public virtual bool Disconnect()
+    {
+        if (IsConnecting)
+        {
+            CancelConnect();
+            return true;
+        }
+        var engine = Engine;
+        if (engine == null || !engine.Disconnect(NetCoreServer.DisconnectReason.Local))
+            return false;
+        if (!IsInsideOwnHook)
+            engine.Completion.Wait(OptionDisconnectTimeout + TimeSpan.FromSeconds(1));
+        return true;
+    }
+
+    /// <summary>Same as <see cref="Disconnect"/> (NetCoreServer's asynchronous variant is synchronous too).</summary>
+    /// <returns>False if neither connected nor connecting.</returns>
+    public virtual bool DisconnectAsync() => Disconnect();
+
+    /// <summary>Starts a graceful disconnect and completes after OnDisconnected has run.</summary>
+    /// <returns>A task that completes when the connection is closed.</returns>
+    public Task DisconnectAndWaitAsync()
+    {
+        var engine = Engine;
+        if (engine == null)
+            return Task.CompletedTask;
+        engine.Disconnect(NetCoreServer.DisconnectReason.Local);
+        return engine.Completion;
+    }
+
+    /// <summary>Disconnects, then connects synchronously.</summary>
+    /// <returns>False if not connected or if the new connect failed.</returns>
+    public virtual bool Reconnect()
+    {
+        if (!Disconnect())
+            return false;
+        return Connect();
+    }
+
+    /// <summary>Disconnects, then starts an asynchronous connect.</summary>
+    /// <returns>False if not connected or the connect could not start.</returns>
+    public virtual bool ReconnectAsync()
+    {
+        if (!DisconnectAsync())
+            return false;
+        return ConnectAsync();
+    }
+
+    private protected override void DisposeConnection() => Disconnect();
+
+    private bool TryBeginConnect()
+    {
+        lock (_connectLock)
+        {
+            if (IsConnecting || !IsSocketDisposed)
+                return false;
+            IsConnecting = true;
+            return true;
+        }
+    }
+
+    private void EndConnecting()
+    {
+        lock (_connectLock)
+        {
+            IsConnecting = false;
+            _connectArgs = null;
+        }
+    }
+
+    private Socket ConnectDirect()
+    {
+        var socket = CreateSocket();
+        try
+        {
+            PrepareSocket(socket);
+            socket.Connect(Endpoint);
+            return socket;
+        }
+        catch
+        {
+            socket.Dispose();
+            throw;
+        }
+    }
+
+    private Socket ConnectByName(DnsEndPoint endpoint)
+    {
+        SocketException? last = null;
+        foreach (var address in Dns.GetHostAddresses(endpoint.Host))
+        {
+            var socket = new Socket(address.AddressFamily, SocketType.Stream, ProtocolType.Tcp);
+            try
+            {
+                socket.Connect(new IPEndPoint(address, endpoint.Port));
+                return socket;
+            }
+            catch (SocketException e)
+            {
+                socket.Dispose();
+                last = e;
+            }
+        }
+        throw last ?? new SocketException((int)SocketError.HostNotFound);
+    }
+
+    private async Task<bool> ConnectCoreAsync()
+    {
+        var args = new AwaitableSocketArgs();
+        lock (_connectLock)
+            _connectArgs = args;
+        Socket? socket = null;
+        IoResult result;
+        try
+        {
+            if (Endpoint is DnsEndPoint dns)
+            {
+                result = await args.ConnectByNameAsync(dns).ConfigureAwait(false);
+                socket = args.ConnectSocket;
+            }
+            else
+            {
+                socket = CreateSocket();
+                PrepareSocket(socket);
+                result = await args.ConnectAsync(socket, Endpoint).ConfigureAwait(false);
+            }
+        }
+        catch (SocketException e)
+        {
+            result = IoResult.Failed(e.SocketErrorCode);
+        }
+        finally
+        {
+            lock (_connectLock)
+                _connectArgs = null;
+            args.Dispose();
+        }
+
+        if (!result.Succeeded || socket == null)
+        {
+            socket?.Dispose();
+            ConnectFailed(result.Succeeded ? SocketError.NotConnected : result.Error, raiseDisconnecting: false);
+            return false;
+        }
+        return Connected(socket, startReceiving: true);
+    }
+
+    private void CancelConnect()
+    {
+        AwaitableSocketArgs? args;
+        lock (_connectLock)
+            args = _connectArgs;
+        if (args == null)
+            return;
+        try
+        {
+            Socket.CancelConnectAsync(args);
+        }
+        catch (ObjectDisposedException)
+        {
+            // The attempt finished while we were cancelling it.
+        }
+    }
+
+    /// <summary>Prepares a new socket before it connects (TCP sets dual mode).</summary>
+    /// <param name="socket">The socket about to connect.</param>
+    private protected virtual void PrepareSocket(Socket socket)
+    {
+    }
+
+    private bool Connected(Socket socket, bool startReceiving)
+    {
+        Socket = socket;
+        try
+        {
+            ApplyOptions(socket);
+        }
+        catch (SocketException e)
+        {
+            socket.Dispose();
+            ConnectFailed(e.SocketErrorCode, raiseDisconnecting: false);
+            return false;
+        }
+        var engine = Attach(CreateTransport(socket), startReceiving, raiseConnecting: false, onAttached: EndConnecting);
+        return engine.IsConnected;
+    }
+
+    /// <summary>Applies the client's socket options to a freshly connected socket.</summary>
+    /// <param name="socket">The connected socket.</param>
+    private protected virtual void ApplyOptions(Socket socket)
+    {
+    }
+
+    /// <summary>The transport for a connected socket: plain by default, TLS for secure clients.</summary>
+    /// <param name="socket">The connected socket.</param>
+    /// <returns>The transport the engine will use.</returns>
+    private protected virtual IStreamTransport CreateTransport(Socket socket) => new SocketTransport(socket);
+
+    private void ConnectFailed(SocketError error, bool raiseDisconnecting)
+    {
+        EndConnecting();
+        if (!IsQuiet(error))
+            OnError(error);
+        if (raiseDisconnecting)
+            OnDisconnecting();
+        OnDisconnected();
+    }
+
+    private static bool IsQuiet(SocketError error)
+        => error is SocketError.ConnectionAborted or SocketError.ConnectionRefused or SocketError.ConnectionReset
+            or SocketError.OperationAborted or SocketError.Shutdown;
+}

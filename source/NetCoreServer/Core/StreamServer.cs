@@ -1,0 +1,230 @@
+using System;
+using System.Collections.Generic;
+using System.Linq;
+using System.Net;
+using System.Net.Sockets;
+using System.Threading;
+using System.Threading.Tasks;
+using NetCoreServer.Core;
+using NetCoreServer.Transports;
+
+namespace NetCoreServer;
+
+/// <summary>
+/// A server of stream connections (TCP, TLS, Unix sockets): listens, accepts, and gives each connection a
+/// session made by <see cref="CreateSession"/>. Transports differ only in the session type and the endpoint.
+/// Hook order per connection (NetCoreServer's): session.OnConnecting, server.OnConnecting, session.OnConnected,
+/// server.OnConnected, session.OnEmpty, then data hooks, then session.OnDisconnecting, server.OnDisconnecting,
+/// session.OnDisconnected, server.OnDisconnected.
+/// </summary>
+/// <typeparam name="TSession">The session type of this server.</typeparam>
+public abstract partial class StreamServer<TSession> : IDisposable, ISessionOwner
+    where TSession : StreamSession
+{
+    private Socket? _listener;
+    private long _bytesSent;
+    private long _bytesReceived;
+
+    /// <summary>Creates a server for any endpoint.</summary>
+    /// <param name="endpoint">Endpoint to listen on.</param>
+    /// <param name="address">Address as given by the user.</param>
+    /// <param name="port">Port as given by the user.</param>
+    private protected StreamServer(EndPoint endpoint, string address, int port)
+    {
+        Id = Guid.NewGuid();
+        Endpoint = endpoint;
+        Address = address;
+        Port = port;
+    }
+
+    /// <summary>Unique identifier of this server.</summary>
+    public Guid Id { get; }
+
+    /// <summary>The address as given to the constructor.</summary>
+    public string Address { get; }
+
+    /// <summary>The port as given to the constructor.</summary>
+    public int Port { get; }
+
+    /// <summary>The endpoint; after <see cref="Start"/> it is the bound endpoint, so a server started on port 0 reports its real port.</summary>
+    public EndPoint Endpoint { get; private set; }
+
+    /// <summary>True between a successful <see cref="Start"/> and <see cref="Stop"/>.</summary>
+    public bool IsStarted { get; private set; }
+
+    /// <summary>True while new connections are being accepted.</summary>
+    public bool IsAccepting { get; private set; }
+
+    /// <summary>True after <see cref="Dispose()"/>.</summary>
+    public bool IsDisposed { get; private set; }
+
+    /// <summary>True when the listening socket is closed.</summary>
+    public bool IsSocketDisposed => _listener == null;
+
+    /// <summary>Bytes queued and not yet sent, summed over all sessions (computed on read).</summary>
+    public long BytesPending => Sessions.Values.Sum(s => s.BytesPending + s.BytesSending);
+
+    /// <summary>Bytes sent by all sessions since <see cref="Start"/>.</summary>
+    public long BytesSent => Interlocked.Read(ref _bytesSent);
+
+    /// <summary>Bytes received by all sessions since <see cref="Start"/>.</summary>
+    public long BytesReceived => Interlocked.Read(ref _bytesReceived);
+
+    /// <summary>Creates the listening socket; override to customise it.</summary>
+    /// <returns>A new, unbound socket for <see cref="Endpoint"/>.</returns>
+    protected virtual Socket CreateSocket()
+        => new(Endpoint.AddressFamily, SocketType.Stream, Endpoint is UnixDomainSocketEndPoint ? ProtocolType.Unspecified : ProtocolType.Tcp);
+
+    /// <summary>Binds, listens and starts accepting. Hooks: OnStarting (after bind), OnStarted.</summary>
+    /// <returns>False if already started.</returns>
+    /// <exception cref="SocketException">The endpoint cannot be bound (for example, the port is in use).</exception>
+    public virtual bool Start()
+    {
+        if (IsStarted)
+            return false;
+        if (Endpoint is DnsEndPoint dns)
+            Endpoint = new IPEndPoint(Dns.GetHostAddresses(dns.Host).First(), dns.Port);
+
+        var listener = CreateSocket();
+        try
+        {
+            ConfigureListener(listener);
+            listener.Bind(Endpoint);
+            Endpoint = listener.LocalEndPoint ?? Endpoint;
+            OnStarting();
+            listener.Listen(OptionAcceptorBacklog);
+        }
+        catch
+        {
+            listener.Dispose();
+            throw;
+        }
+
+        _listener = listener;
+        Interlocked.Exchange(ref _bytesSent, 0);
+        Interlocked.Exchange(ref _bytesReceived, 0);
+        IsStarted = true;
+        OnStarted();
+        IsAccepting = true;
+        _ = AcceptLoopAsync(listener);
+        return true;
+    }
+
+    /// <summary>
+    /// Stops accepting, disconnects every session gracefully and waits (bounded by the sessions' disconnect
+    /// timeout) until they have closed, so that afterwards <see cref="ConnectedSessions"/> is 0. Called from inside
+    /// a session hook it does not wait. Hooks: OnStopping, then session disconnect hooks, then OnStopped.
+    /// </summary>
+    /// <returns>False if not started.</returns>
+    public virtual bool Stop()
+    {
+        if (!IsStarted)
+            return false;
+        IsAccepting = false;
+        OnStopping();
+        Interlocked.Exchange(ref _listener, null)?.Dispose();
+        ListenerClosed();
+
+        var sessions = Sessions.Values.ToArray();
+        foreach (var session in sessions)
+            session.DisconnectForStop();
+        if (!StreamConnection.IsInsideAnyHook && sessions.Length > 0)
+        {
+            var longest = sessions.Max(s => s.OptionDisconnectTimeout);
+            Task.WaitAll(sessions.Select(s => s.Completion).ToArray(), longest + TimeSpan.FromSeconds(1));
+        }
+
+        IsStarted = false;
+        OnStopped();
+        return true;
+    }
+
+    /// <summary>Stops and starts again on the same endpoint.</summary>
+    /// <returns>False if the server was not started.</returns>
+    public virtual bool Restart()
+    {
+        if (!Stop())
+            return false;
+        return Start();
+    }
+
+    private void ConfigureListener(Socket listener)
+    {
+        if (OptionReuseAddress)
+            listener.SetSocketOption(SocketOptionLevel.Socket, SocketOptionName.ReuseAddress, true);
+        if (OptionExclusiveAddressUse && OperatingSystem.IsWindows())
+            listener.ExclusiveAddressUse = true;
+        if (listener.AddressFamily == AddressFamily.InterNetworkV6)
+            listener.DualMode = OptionDualMode;
+        PrepareListener(listener);
+    }
+
+    /// <summary>Transport-specific preparation of the listening socket before it binds (Unix sockets remove a stale file).</summary>
+    /// <param name="listener">The new listening socket.</param>
+    private protected virtual void PrepareListener(Socket listener)
+    {
+    }
+
+    /// <summary>Transport-specific cleanup after the listening socket closed.</summary>
+    private protected virtual void ListenerClosed()
+    {
+    }
+
+    /// <summary>One long-lived loop per listener; a synchronous accept iterates instead of recursing.</summary>
+    private async Task AcceptLoopAsync(Socket listener)
+    {
+        using var args = new AwaitableSocketArgs();
+        while (IsAccepting && ReferenceEquals(_listener, listener))
+        {
+            var result = await args.AcceptAsync(listener).ConfigureAwait(false);
+            var socket = args.AcceptSocket;
+            args.AcceptSocket = null;
+            if (!result.Succeeded || socket == null)
+            {
+                socket?.Dispose();
+                if (!IsAccepting || !ReferenceEquals(_listener, listener))
+                    break;
+                if (result.Error != SocketError.ConnectionReset && result.Error != SocketError.ConnectionAborted)
+                    OnError(result.Error);
+                if (result.Error == SocketError.OperationAborted || result.Error == SocketError.InvalidArgument)
+                    break;
+                continue;
+            }
+            Accept(socket);
+        }
+    }
+
+    private void Accept(Socket socket)
+    {
+        TSession session;
+        try
+        {
+            session = CreateSession();
+        }
+        catch (Exception)
+        {
+            socket.Dispose();
+            throw;
+        }
+        RegisterSession(session);
+        session.Connect(socket);
+    }
+
+    /// <summary>Stops the server (when <paramref name="disposingManagedResources"/> is true) and marks it disposed.</summary>
+    /// <param name="disposingManagedResources">True when called from <see cref="Dispose()"/>.</param>
+    protected virtual void Dispose(bool disposingManagedResources)
+    {
+        if (IsDisposed)
+            return;
+        if (disposingManagedResources)
+            Stop();
+        IsDisposed = true;
+    }
+
+    /// <summary>Stops the server and releases it.</summary>
+    public void Dispose()
+    {
+        Dispose(true);
+        GC.SuppressFinalize(this);
+    }
+}

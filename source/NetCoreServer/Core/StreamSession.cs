@@ -1,0 +1,94 @@
+using System;
+using System.Net.Sockets;
+using System.Threading.Tasks;
+using NetCoreServer.Core;
+using NetCoreServer.Transports;
+
+namespace NetCoreServer;
+
+/// <summary>
+/// A connection accepted by a <see cref="StreamServer{TSession}"/>: the server-side half that
+/// <see cref="TcpSession"/> and the other transports' sessions share.
+/// </summary>
+public abstract class StreamSession : StreamConnection
+{
+    private readonly ISessionOwner _owner;
+
+    private protected StreamSession(ISessionOwner owner)
+    {
+        _owner = owner;
+        OptionReceiveBufferSize = owner.ReceiveBufferSize;
+        OptionSendBufferSize = owner.SendBufferSize;
+    }
+
+    /// <summary>The connected socket (set when the session connects).</summary>
+    public Socket Socket { get; private set; } = null!;
+
+    /// <summary>
+    /// Starts a graceful disconnect and returns at once: new sends are refused, data already accepted is delivered
+    /// (bounded by <see cref="StreamConnection.OptionDisconnectTimeout"/>), then the socket closes and
+    /// <see cref="StreamConnection.OnDisconnected"/> runs. Safe from any thread, any number of times.
+    /// </summary>
+    /// <returns>True if this call started the disconnect.</returns>
+    public virtual bool Disconnect() => DisconnectEngine(NetCoreServer.DisconnectReason.Local);
+
+    /// <summary>Completes after OnDisconnected has run.</summary>
+    internal Task Completion => Engine?.Completion ?? Task.CompletedTask;
+
+    internal void Connect(Socket socket)
+    {
+        Socket = socket;
+        _owner.ConfigureAccepted(socket);
+        Attach(CreateTransport(socket), startReceiving: true);
+    }
+
+    /// <summary>The transport for an accepted socket: plain sockets by default, TLS for secure sessions.</summary>
+    /// <param name="socket">The accepted socket.</param>
+    /// <returns>The transport the engine will use.</returns>
+    private protected virtual IStreamTransport CreateTransport(Socket socket) => new SocketTransport(socket);
+
+    internal void DisconnectForStop() => DisconnectEngine(NetCoreServer.DisconnectReason.ServerStopped);
+
+    internal SendStatus EnqueueMulticast(ReadOnlySpan<byte> data, SharedBuffer? shared)
+    {
+        var engine = Engine;
+        if (engine == null)
+            return SendStatus.NotConnected;
+        var status = shared != null ? engine.EnqueueShared(shared) : engine.Enqueue(data);
+        ReportRefusal(status);
+        return status;
+    }
+
+    private protected override void NotifyConnecting()
+    {
+        OnConnecting();
+        _owner.RaiseConnecting(this);
+    }
+
+    private protected override void NotifyConnected()
+    {
+        OnConnected();
+        _owner.RaiseConnected(this);
+    }
+
+    private protected override void NotifyDisconnecting()
+    {
+        OnDisconnecting();
+        _owner.RaiseDisconnecting(this);
+    }
+
+    private protected override void NotifyDisconnected()
+    {
+        try
+        {
+            OnDisconnected();
+            _owner.RaiseDisconnected(this);
+        }
+        finally
+        {
+            _owner.Unregister(this);
+        }
+    }
+
+    private protected override void NotifyCounted(long received, long sent) => _owner.Count(received, sent);
+}
