@@ -23,4 +23,7 @@ public enum DisconnectReason
 
     /// <summary>Queued data could not be delivered before the disconnect timeout expired.</summary>
     Timeout = 6,
+
+    /// <summary>The TLS handshake failed or timed out; the error went to <c>OnError</c>.</summary>
+    HandshakeFailed = 7,
 }

@@ -301,7 +301,7 @@ public abstract class StreamClient : StreamConnection
             ConnectFailed(e.SocketErrorCode, raiseDisconnecting: false);
             return false;
         }
-        var engine = Attach(CreateTransport(socket), startReceiving, raiseConnecting: false, onAttached: EndConnecting);
+        var engine = Attach(CreateTransport(socket), startReceiving, raiseConnecting: false, onAttached: EndConnecting, synchronous: !startReceiving);
         return engine.IsConnected;
     }
 

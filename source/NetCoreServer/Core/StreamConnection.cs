@@ -65,7 +65,8 @@ public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
     /// <param name="startReceiving">Start the receive loop after the connect hooks.</param>
     /// <param name="raiseConnecting">False when OnConnecting already ran (clients raise it before connecting).</param>
     /// <param name="onAttached">Runs once the new engine is current (clients clear their connecting flag there).</param>
-    private protected StreamSessionEngine Attach(IStreamTransport transport, bool startReceiving, bool raiseConnecting = true, Action? onAttached = null)
+    /// <param name="synchronous">True for a blocking connect: a handshake then runs on the calling thread.</param>
+    private protected StreamSessionEngine Attach(IStreamTransport transport, bool startReceiving, bool raiseConnecting = true, Action? onAttached = null, bool synchronous = false)
     {
         var engine = new StreamSessionEngine(transport, this, Limits);
         _engine = engine;
@@ -78,8 +79,6 @@ public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
             if (!engine.Activate())
                 return engine;
             NotifyConnected();
-            if (engine.IsConnected && engine.BytesPending == 0 && engine.BytesSending == 0)
-                OnEmpty();
         }
         catch (Exception exception)
         {
@@ -90,9 +89,90 @@ public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
         {
             t_hookOwner = previous;
         }
+        if (engine.Transport is IHandshakingTransport handshaking)
+        {
+            var handshake = HandshakeAsync(engine, handshaking, startReceiving);
+            if (synchronous)
+                handshake.GetAwaiter().GetResult();
+            return engine;
+        }
+        StartDataFlow(engine, startReceiving);
+        return engine;
+    }
+
+    /// <summary>Connected (and, for TLS, handshaked): raise OnEmpty and start reading.</summary>
+    private void StartDataFlow(StreamSessionEngine engine, bool startReceiving)
+    {
+        if (!engine.IsConnected)
+            return;
+        var previous = EnterHook();
+        try
+        {
+            if (engine.BytesPending == 0 && engine.BytesSending == 0)
+                OnEmpty();
+        }
+        catch (Exception exception)
+        {
+            HandleHookException(engine, exception);
+            return;
+        }
+        finally
+        {
+            t_hookOwner = previous;
+        }
         if (startReceiving)
             engine.StartReceiving();
-        return engine;
+    }
+
+    /// <summary>
+    /// TLS order (NetCoreServer's): OnConnected, OnHandshaking, handshake, OnHandshaked, OnEmpty, then data. Sends
+    /// queued before the handshake finishes wait in the queue; a failed handshake closes the connection with
+    /// <see cref="NetCoreServer.DisconnectReason.HandshakeFailed"/>.
+    /// </summary>
+    private async Task HandshakeAsync(StreamSessionEngine engine, IHandshakingTransport transport, bool startReceiving)
+    {
+        if (!RunHook(engine, static c => c.NotifyHandshaking()))
+            return;
+        var error = await transport.HandshakeAsync().ConfigureAwait(false);
+        if (error != SocketError.Success)
+        {
+            if (engine.IsConnected)
+                RunHook(engine, c => c.OnError(error));
+            engine.Abort(NetCoreServer.DisconnectReason.HandshakeFailed);
+            return;
+        }
+        if (!RunHook(engine, static c => c.NotifyHandshaked()))
+            return;
+        StartDataFlow(engine, startReceiving);
+    }
+
+    private bool RunHook(StreamSessionEngine engine, Action<StreamConnection> hook)
+    {
+        var previous = EnterHook();
+        try
+        {
+            hook(this);
+            return true;
+        }
+        catch (Exception exception)
+        {
+            HandleHookException(engine, exception);
+            return false;
+        }
+        finally
+        {
+            t_hookOwner = previous;
+        }
+    }
+
+    /// <summary>Raises OnHandshaking (TLS connections; the server's hook too for sessions).</summary>
+    private protected virtual void NotifyHandshaking()
+    {
+    }
+
+    /// <summary>Raises OnHandshaked (TLS connections; the server's hook too for sessions).</summary>
+    private protected virtual void NotifyHandshaked()
+    {
     }
 
     /// <summary>Raises OnConnecting (and the server's hook for sessions).</summary>

@@ -40,6 +40,15 @@ public class TcpClient : StreamClient
     {
     }
 
+    /// <summary>Creates a client for any endpoint; used by clients layered on TCP (TLS).</summary>
+    /// <param name="endpoint">Server endpoint.</param>
+    /// <param name="address">Address as given by the user.</param>
+    /// <param name="port">Port as given by the user.</param>
+    private protected TcpClient(EndPoint endpoint, string address, int port)
+        : base(endpoint, address, port)
+    {
+    }
+
     /// <summary>When connecting over IPv6, allow IPv4-mapped addresses (default false).</summary>
     public bool OptionDualMode { get; set; }
 

@@ -1,0 +1,95 @@
+using System;
+using System.Net;
+using System.Net.Security;
+using System.Net.Sockets;
+using System.Security.Cryptography.X509Certificates;
+using NetCoreServer.Core;
+using NetCoreServer.Ssl;
+using NetCoreServer.Transports;
+
+namespace NetCoreServer;
+
+/// <summary>
+/// TLS client over TCP. Hook order: OnConnecting, OnConnected, OnHandshaking, OnHandshaked, OnEmpty, then data.
+/// The synchronous <see cref="StreamClient.Connect"/> also completes the handshake before it returns. The server name
+/// checked against the certificate (and sent as SNI) is the address or host name given to the constructor.
+/// </summary>
+public class SslClient : TcpClient
+{
+    /// <summary>Creates a TLS client for an IP address and port.</summary>
+    /// <param name="context">TLS settings (validation, client certificate, protocols).</param>
+    /// <param name="address">Server address.</param>
+    /// <param name="port">Server port.</param>
+    public SslClient(SslContext context, IPAddress address, int port)
+        : base(new IPEndPoint(address, port), address.ToString(), port)
+    {
+        Context = context;
+    }
+
+    /// <summary>Creates a TLS client for an IP address literal or a host name, and a port.</summary>
+    /// <param name="context">TLS settings.</param>
+    /// <param name="address">Server address or host name.</param>
+    /// <param name="port">Server port.</param>
+    public SslClient(SslContext context, string address, int port)
+        : base(EndpointParser.Parse(address, port), address, port)
+    {
+        Context = context;
+    }
+
+    /// <summary>Creates a TLS client for a host name endpoint.</summary>
+    /// <param name="context">TLS settings.</param>
+    /// <param name="endpoint">Server endpoint.</param>
+    public SslClient(SslContext context, DnsEndPoint endpoint)
+        : base(endpoint, endpoint.Host, endpoint.Port)
+    {
+        Context = context;
+    }
+
+    /// <summary>Creates a TLS client for an IP endpoint.</summary>
+    /// <param name="context">TLS settings.</param>
+    /// <param name="endpoint">Server endpoint.</param>
+    public SslClient(SslContext context, IPEndPoint endpoint)
+        : base(endpoint, endpoint.Address.ToString(), endpoint.Port)
+    {
+        Context = context;
+    }
+
+    /// <summary>TLS settings; read when each handshake starts.</summary>
+    public SslContext Context { get; }
+
+    /// <summary>True while connected and the handshake has not completed yet.</summary>
+    public bool IsHandshaking => IsConnected && !IsHandshaked;
+
+    /// <summary>True once the TLS handshake has completed.</summary>
+    public bool IsHandshaked => TlsState.IsHandshaked(Engine);
+
+    /// <summary>Why the last handshake failed (certificate rejected, protocol mismatch, timeout), or null.</summary>
+    public Exception? HandshakeException => TlsState.HandshakeException(Engine);
+
+    /// <summary>The ALPN protocol agreed in the handshake (default when none).</summary>
+    public SslApplicationProtocol NegotiatedApplicationProtocol => TlsState.ApplicationProtocol(Engine);
+
+    /// <summary>The server's certificate, once handshaked.</summary>
+    public X509Certificate? RemoteCertificate => TlsState.RemoteCertificate(Engine);
+
+    /// <summary>Called when the TLS handshake starts, after OnConnected.</summary>
+    protected virtual void OnHandshaking()
+    {
+    }
+
+    /// <summary>Called when the TLS handshake has completed; data flows from now on.</summary>
+    protected virtual void OnHandshaked()
+    {
+    }
+
+    private protected override IStreamTransport CreateTransport(Socket socket)
+    {
+        var context = Context;
+        var host = Endpoint is DnsEndPoint dns ? dns.Host : Address;
+        return new TlsTransport(socket, (ssl, cancel) => ssl.AuthenticateAsClientAsync(context.CreateClientOptions(host), cancel), context.HandshakeTimeout);
+    }
+
+    private protected override void NotifyHandshaking() => OnHandshaking();
+
+    private protected override void NotifyHandshaked() => OnHandshaked();
+}

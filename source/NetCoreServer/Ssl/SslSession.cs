@@ -1,0 +1,70 @@
+using System;
+using System.Net.Security;
+using System.Net.Sockets;
+using System.Security.Cryptography.X509Certificates;
+using NetCoreServer.Core;
+using NetCoreServer.Ssl;
+using NetCoreServer.Transports;
+
+namespace NetCoreServer;
+
+/// <summary>
+/// One accepted TLS connection of an <see cref="SslServer"/>. Hook order: OnConnecting, OnConnected, OnHandshaking,
+/// OnHandshaked, OnEmpty, then data; nothing is received before the handshake completes, and data sent earlier waits
+/// in the queue. A handshake that fails or passes <see cref="SslContext.HandshakeTimeout"/> raises OnError
+/// (AccessDenied for a rejected certificate, TimedOut, ConnectionAborted) and closes the session with
+/// <see cref="NetCoreServer.DisconnectReason.HandshakeFailed"/>.
+/// </summary>
+public class SslSession : StreamSession
+{
+    /// <summary>Creates a session for <paramref name="server"/>.</summary>
+    /// <param name="server">The server that accepted the connection.</param>
+    public SslSession(SslServer server)
+        : base(server)
+    {
+        Server = server;
+    }
+
+    /// <summary>The server this session belongs to.</summary>
+    public SslServer Server { get; }
+
+    /// <summary>True once the TLS handshake has completed.</summary>
+    public bool IsHandshaked => TlsState.IsHandshaked(Engine);
+
+    /// <summary>Why the handshake failed, when it did (a certificate error, a protocol mismatch, a timeout).</summary>
+    public Exception? HandshakeException => TlsState.HandshakeException(Engine);
+
+    /// <summary>The ALPN protocol agreed in the handshake (default when none).</summary>
+    public SslApplicationProtocol NegotiatedApplicationProtocol => TlsState.ApplicationProtocol(Engine);
+
+    /// <summary>The client's certificate (mutual TLS), once handshaked.</summary>
+    public X509Certificate? RemoteCertificate => TlsState.RemoteCertificate(Engine);
+
+    /// <summary>Called when the TLS handshake starts, after OnConnected.</summary>
+    protected virtual void OnHandshaking()
+    {
+    }
+
+    /// <summary>Called when the TLS handshake has completed; data flows from now on.</summary>
+    protected virtual void OnHandshaked()
+    {
+    }
+
+    private protected override IStreamTransport CreateTransport(Socket socket)
+    {
+        var context = Server.Context;
+        return new TlsTransport(socket, (ssl, cancel) => ssl.AuthenticateAsServerAsync(context.CreateServerOptions(), cancel), context.HandshakeTimeout);
+    }
+
+    private protected override void NotifyHandshaking()
+    {
+        OnHandshaking();
+        Server.RaiseHandshaking(this);
+    }
+
+    private protected override void NotifyHandshaked()
+    {
+        OnHandshaked();
+        Server.RaiseHandshaked(this);
+    }
+}

@@ -1,0 +1,21 @@
+using System;
+using System.Net.Security;
+using System.Security.Cryptography.X509Certificates;
+using NetCoreServer.Core;
+using NetCoreServer.Transports;
+
+namespace NetCoreServer.Ssl;
+
+/// <summary>Reads the TLS facts of a connection from its transport, for SslSession and SslClient alike.</summary>
+internal static class TlsState
+{
+    public static bool IsHandshaked(StreamSessionEngine? engine) => engine?.Transport is TlsTransport { IsHandshaked: true };
+
+    public static Exception? HandshakeException(StreamSessionEngine? engine) => (engine?.Transport as TlsTransport)?.HandshakeException;
+
+    public static SslApplicationProtocol ApplicationProtocol(StreamSessionEngine? engine)
+        => engine?.Transport is TlsTransport { IsHandshaked: true } tls ? tls.Stream.NegotiatedApplicationProtocol : default;
+
+    public static X509Certificate? RemoteCertificate(StreamSessionEngine? engine)
+        => engine?.Transport is TlsTransport { IsHandshaked: true } tls ? tls.Stream.RemoteCertificate : null;
+}

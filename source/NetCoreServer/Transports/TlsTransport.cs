@@ -1,0 +1,214 @@
+using System;
+using System.Buffers;
+using System.Collections.Generic;
+using System.IO;
+using System.Net.Security;
+using System.Net.Sockets;
+using System.Runtime.CompilerServices;
+using System.Security.Authentication;
+using System.Threading;
+using System.Threading.Tasks;
+using NetCoreServer.Core;
+
+namespace NetCoreServer.Transports;
+
+/// <summary>
+/// TLS over a connected socket: SslStream on a NetworkStream. The engine, queue and hooks are the same as for
+/// plain sockets; only the I/O differs. Errors are mapped to SocketError values so the engine treats a broken
+/// TLS stream like a broken socket.
+/// </summary>
+internal sealed class TlsTransport : IStreamTransport, IHandshakingTransport
+{
+    private readonly Socket _socket;
+    private readonly SslStream _ssl;
+    private readonly Func<SslStream, CancellationToken, Task> _authenticate;
+    private readonly TimeSpan _handshakeTimeout;
+    private readonly object _handshakeLock = new();
+    private Task<SocketError>? _handshake;
+    private volatile bool _handshaked;
+    private int _closed;
+
+    public TlsTransport(Socket socket, Func<SslStream, CancellationToken, Task> authenticate, TimeSpan handshakeTimeout)
+    {
+        _socket = socket;
+        _ssl = new SslStream(new NetworkStream(socket, ownsSocket: true), leaveInnerStreamOpen: false);
+        _authenticate = authenticate;
+        _handshakeTimeout = handshakeTimeout;
+    }
+
+    public bool IsHandshaked => _handshaked;
+
+    /// <summary>Why the handshake failed (certificate rejected, protocol mismatch, timeout), for the user to inspect.</summary>
+    public Exception? HandshakeException { get; private set; }
+
+    public SslStream Stream => _ssl;
+
+    public Task<SocketError> HandshakeAsync()
+    {
+        lock (_handshakeLock)
+            return _handshake ??= RunHandshakeAsync();
+    }
+
+    private async Task<SocketError> RunHandshakeAsync()
+    {
+        using var timeout = new CancellationTokenSource();
+        if (_handshakeTimeout > TimeSpan.Zero && _handshakeTimeout != Timeout.InfiniteTimeSpan)
+            timeout.CancelAfter(_handshakeTimeout);
+        try
+        {
+            await _authenticate(_ssl, timeout.Token).ConfigureAwait(false);
+            _handshaked = true;
+            return SocketError.Success;
+        }
+        catch (OperationCanceledException exception)
+        {
+            HandshakeException = new TimeoutException($"TLS handshake did not complete within {_handshakeTimeout.TotalSeconds:0.###} s", exception);
+            return SocketError.TimedOut;
+        }
+        catch (AuthenticationException exception)
+        {
+            HandshakeException = exception;
+            return SocketError.AccessDenied;
+        }
+        catch (Exception exception) when (exception is IOException or ObjectDisposedException or SocketException or InvalidOperationException)
+        {
+            HandshakeException = exception;
+            return Volatile.Read(ref _closed) != 0 ? SocketError.OperationAborted : SocketError.ConnectionAborted;
+        }
+    }
+
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    public async ValueTask<IoResult> ReceiveAsync(Memory<byte> buffer)
+    {
+        try
+        {
+            var n = await _ssl.ReadAsync(buffer).ConfigureAwait(false);
+            return new IoResult(n, SocketError.Success);
+        }
+        catch (Exception exception)
+        {
+            return IoResult.Failed(Classify(exception));
+        }
+    }
+
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    public async ValueTask<IoResult> SendAsync(IReadOnlyList<ArraySegment<byte>> batch)
+    {
+        if (!_handshaked)
+        {
+            var error = await HandshakeAsync().ConfigureAwait(false);
+            if (error != SocketError.Success)
+                return IoResult.Failed(error);
+        }
+        try
+        {
+            if (batch.Count == 1)
+            {
+                await _ssl.WriteAsync(batch[0].AsMemory()).ConfigureAwait(false);
+                return new IoResult(batch[0].Count, SocketError.Success);
+            }
+            // Many small segments would become many TLS records; coalesce them into one write.
+            var total = 0;
+            foreach (var segment in batch)
+                total += segment.Count;
+            var joined = ArrayPool<byte>.Shared.Rent(total);
+            try
+            {
+                var offset = 0;
+                foreach (var segment in batch)
+                {
+                    segment.AsSpan().CopyTo(joined.AsSpan(offset));
+                    offset += segment.Count;
+                }
+                await _ssl.WriteAsync(joined.AsMemory(0, total)).ConfigureAwait(false);
+            }
+            finally
+            {
+                ArrayPool<byte>.Shared.Return(joined);
+            }
+            return new IoResult(total, SocketError.Success);
+        }
+        catch (Exception exception)
+        {
+            return IoResult.Failed(Classify(exception));
+        }
+    }
+
+    public IoResult Send(ReadOnlySpan<byte> data)
+    {
+        if (!_handshaked)
+            return IoResult.Failed(SocketError.NotConnected);
+        try
+        {
+            _ssl.Write(data);
+            return new IoResult(data.Length, SocketError.Success);
+        }
+        catch (Exception exception)
+        {
+            return IoResult.Failed(Classify(exception));
+        }
+    }
+
+    public IoResult Receive(Span<byte> buffer)
+    {
+        if (!_handshaked)
+            return IoResult.Failed(SocketError.NotConnected);
+        try
+        {
+            return new IoResult(_ssl.Read(buffer), SocketError.Success);
+        }
+        catch (Exception exception)
+        {
+            return IoResult.Failed(Classify(exception));
+        }
+    }
+
+    public void ShutdownSend()
+    {
+        if (Volatile.Read(ref _closed) != 0)
+            return;
+        try
+        {
+            // close_notify first, so the peer can tell a clean end from a truncation; then FIN.
+            if (_handshaked && !_ssl.ShutdownAsync().Wait(TimeSpan.FromSeconds(1)))
+                return;
+            _socket.Shutdown(SocketShutdown.Send);
+        }
+        catch (Exception exception) when (exception is IOException or SocketException or ObjectDisposedException or AggregateException or InvalidOperationException or NotSupportedException)
+        {
+            // The peer is gone; the close that follows cleans up.
+        }
+    }
+
+    public void Close()
+    {
+        if (Interlocked.Exchange(ref _closed, 1) != 0)
+            return;
+        // Disposing the socket first completes pending reads and writes at once; then the stream releases its buffers.
+        _socket.Dispose();
+        try
+        {
+            _ssl.Dispose();
+        }
+        catch (Exception exception) when (exception is IOException or ObjectDisposedException or SocketException)
+        {
+        }
+    }
+
+    public void Dispose()
+    {
+    }
+
+    private SocketError Classify(Exception exception)
+    {
+        if (Volatile.Read(ref _closed) != 0 || exception is ObjectDisposedException or OperationCanceledException)
+            return SocketError.OperationAborted;
+        for (var inner = exception; inner != null; inner = inner.InnerException)
+        {
+            if (inner is SocketException socket)
+                return socket.SocketErrorCode;
+        }
+        // A TLS protocol error (bad record, missing close_notify mid-record) ends the stream like a reset.
+        return SocketError.ConnectionReset;
+    }
+}
