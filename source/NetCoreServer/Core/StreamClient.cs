@@ -262,7 +262,11 @@ public abstract class StreamClient : StreamConnection
             ConnectFailed(result.Succeeded ? SocketError.NotConnected : result.Error, raiseDisconnecting: false);
             return false;
         }
-        return Connected(socket, startReceiving: true);
+        if (!Connected(socket, startReceiving: true))
+            return false;
+        // For TLS, "connected" means handshaked: the task completes after OnHandshaked.
+        await Ready.ConfigureAwait(false);
+        return IsConnected;
     }
 
     private void CancelConnect()

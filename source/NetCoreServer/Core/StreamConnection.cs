@@ -92,13 +92,18 @@ public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
         if (engine.Transport is IHandshakingTransport handshaking)
         {
             var handshake = HandshakeAsync(engine, handshaking, startReceiving);
+            Ready = handshake;
             if (synchronous)
                 handshake.GetAwaiter().GetResult();
             return engine;
         }
+        Ready = Task.CompletedTask;
         StartDataFlow(engine, startReceiving);
         return engine;
     }
+
+    /// <summary>Completes when the current connection is ready for data: at once for plain sockets, after OnHandshaked (or a failed handshake) for TLS.</summary>
+    private protected Task Ready { get; private set; } = Task.CompletedTask;
 
     /// <summary>Connected (and, for TLS, handshaked): raise OnEmpty and start reading.</summary>
     private void StartDataFlow(StreamSessionEngine engine, bool startReceiving)

@@ -174,9 +174,17 @@ internal sealed class TlsTransport : IStreamTransport, IHandshakingTransport
                 return;
             _socket.Shutdown(SocketShutdown.Send);
         }
-        catch (Exception exception) when (exception is IOException or SocketException or ObjectDisposedException or AggregateException or InvalidOperationException or NotSupportedException)
+        catch (Exception)
         {
-            // The peer is gone; the close that follows cleans up.
+            // The peer is gone, or TLS refused the alert (OpenSSL: "shutdown while in init" when a post-handshake
+            // message is in flight). Either way the FIN or the close that follows ends the stream; nothing to report.
+            try
+            {
+                _socket.Shutdown(SocketShutdown.Send);
+            }
+            catch (Exception)
+            {
+            }
         }
     }
 
@@ -190,8 +198,9 @@ internal sealed class TlsTransport : IStreamTransport, IHandshakingTransport
         {
             _ssl.Dispose();
         }
-        catch (Exception exception) when (exception is IOException or ObjectDisposedException or SocketException)
+        catch (Exception)
         {
+            // Disposing a stream whose socket is already gone may throw from the TLS layer; the handle is released anyway.
         }
     }
 

@@ -15,7 +15,7 @@ public sealed class SocatTests
     public async Task SocatGetsEveryByteEchoedAndTheServerClosesAfterItsHalfClose()
     {
         var socat = ExternalTool.Require("socat");
-        using var server = new TestServer(IPAddress.Loopback);
+        using var server = new TestServer(TestTransport.Tcp, IPAddress.Loopback);
         server.Start();
         var payload = Enumerable.Range(0, 300_000).Select(i => (byte)(i * 31)).ToArray();
 
@@ -45,7 +45,8 @@ public sealed class SocatTests
         })!;
         try
         {
-            using var client = new TestClient(IPAddress.Loopback, port);
+            using var unused = new TestServer(TestTransport.Tcp, IPAddress.Loopback);
+            using var client = new TestClient(TestTransport.Tcp, unused, new IPEndPoint(IPAddress.Loopback, port));
             var connected = false;
             // socat needs a moment to bind; retry for at most 5 s.
             for (var attempt = 0; attempt < 50 && !connected; attempt++)

@@ -1,31 +1,27 @@
 using System;
 using System.IO;
-using System.Net;
 using System.Net.Sockets;
 using System.Threading.Tasks;
 
 namespace NetCoreServer.Tests.Support;
 
-/// <summary>Client used by the socket tests: keeps every received byte and records hooks.</summary>
-internal sealed class TestClient : TcpClient
+/// <summary>The client the socket suite drives, whatever the transport: keeps every received byte and records hooks.</summary>
+internal sealed class TestClient : IDisposable
 {
     private readonly MemoryStream _data = new();
     private readonly TaskCompletionSource _disconnected = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
-    public TestClient(IPAddress address, int port)
-        : base(address, port)
+    public TestClient(TestTransport transport, TestServer server)
+        : this(transport, server, server.Endpoint)
     {
     }
 
-    public TestClient(string address, int port)
-        : base(address, port)
+    public TestClient(TestTransport transport, TestServer server, System.Net.EndPoint endpoint)
     {
+        Client = transport.CreateClient(this, endpoint);
     }
 
-    public TestClient(DnsEndPoint endpoint)
-        : base(endpoint)
-    {
-    }
+    public StreamClient Client { get; }
 
     public HookLog Log { get; } = new();
 
@@ -35,21 +31,58 @@ internal sealed class TestClient : TcpClient
 
     public Task Closed => _disconnected.Task;
 
+    /// <summary>Runs inside OnSent (tests of re-entrant sends).</summary>
+    public Action<TestClient>? OnSentHook { get; set; }
+
+    public bool IsConnected => Client.IsConnected;
+
+    public bool IsSocketDisposed => Client.IsSocketDisposed;
+
+    public DisconnectReason DisconnectReason => Client.DisconnectReason;
+
+    public long BytesSent => Client.BytesSent;
+
+    public Task<bool> ConnectAndWaitAsync() => Client.ConnectAndWaitAsync();
+
+    public bool Connect() => Client.Connect();
+
+    public bool Disconnect() => Client.Disconnect();
+
+    public Task DisconnectAndWaitAsync() => Client.DisconnectAndWaitAsync();
+
+    public void ReceiveAsync() => Client.ReceiveAsync();
+
+    public bool SendAsync(byte[] data) => Client.SendAsync(data);
+
+    public bool SendAsync(string text) => Client.SendAsync(text);
+
+    public long Send(byte[] data) => Client.Send(data);
+
+    public long Send(string text) => Client.Send(text);
+
+    public Task<bool> SendAndWaitAsync(byte[] data) => Client.SendAndWaitAsync(data);
+
+    public Task<bool> SendAndWaitAsync(string text) => Client.SendAndWaitAsync(text);
+
+    public Task<bool> FlushAsync() => Client.FlushAsync();
+
+    public void Dispose() => Client.Dispose();
+
     public byte[] Data()
     {
         lock (_data)
             return _data.ToArray();
     }
 
-    protected override void OnConnecting() => Log.Add("OnConnecting");
+    public void Hook(string name) => Log.Add(name);
 
-    protected override void OnConnected() => Log.Add("OnConnected");
+    public void Sent()
+    {
+        Log.Add("OnSent");
+        OnSentHook?.Invoke(this);
+    }
 
-    protected override void OnEmpty() => Log.Add("OnEmpty");
-
-    protected override void OnSent(long sent, long pending) => Log.Add("OnSent");
-
-    protected override void OnReceived(byte[] buffer, long offset, long size)
+    public void ReceivedData(byte[] buffer, long offset, long size)
     {
         Log.Add("OnReceived");
         lock (_data)
@@ -57,15 +90,13 @@ internal sealed class TestClient : TcpClient
         Received.Add(size);
     }
 
-    protected override void OnDisconnecting() => Log.Add("OnDisconnecting");
-
-    protected override void OnDisconnected()
+    public void Disconnected()
     {
         Log.Add("OnDisconnected");
         _disconnected.TrySetResult();
     }
 
-    protected override void OnError(SocketError error)
+    public void Error(SocketError error)
     {
         Log.Add("OnError " + error);
         Errors.Add(1);

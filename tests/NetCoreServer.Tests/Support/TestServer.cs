@@ -5,20 +5,22 @@ using System.Threading.Tasks;
 
 namespace NetCoreServer.Tests.Support;
 
-/// <summary>Server used by the socket tests: echoes by default, records hooks and completes tasks from them.</summary>
-internal sealed class TestServer : TcpServer
+/// <summary>
+/// The server the socket suite drives, whatever the transport: echoes by default, records hooks and completes
+/// tasks from them. The real server is a thin subclass per transport that forwards its hooks here.
+/// </summary>
+internal sealed class TestServer : IDisposable
 {
     private readonly TaskCompletionSource _firstConnected = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly IServerControl _server;
 
-    public TestServer(IPAddress address, int port = 0)
-        : base(address, port)
+    public TestServer(TestTransport transport, IPAddress address)
     {
+        Transport = transport;
+        _server = transport.CreateServer(this, address);
     }
 
-    public TestServer(string address, int port = 0)
-        : base(address, port)
-    {
-    }
+    public TestTransport Transport { get; }
 
     public bool Echo { get; set; } = true;
 
@@ -36,50 +38,90 @@ internal sealed class TestServer : TcpServer
 
     public Action<TestSession, byte[], long, long>? OnData { get; set; }
 
-    public int BoundPort => ((IPEndPoint)Endpoint).Port;
-
     public TestSession? LastSession { get; private set; }
 
-    protected override TcpSession CreateSession()
+    public EndPoint Endpoint => _server.Endpoint;
+
+    public int BoundPort => Endpoint is IPEndPoint ip ? ip.Port : 0;
+
+    public long ConnectedSessions => _server.ConnectedSessions;
+
+    public long BytesReceived => _server.BytesReceived;
+
+    public bool IsStarted => _server.IsStarted;
+
+    public bool Start() => _server.Start();
+
+    public bool Stop() => _server.Stop();
+
+    public bool Restart() => _server.Restart();
+
+    public bool Multicast(byte[] data) => _server.Multicast(data);
+
+    public bool Multicast(string text) => _server.Multicast(text);
+
+    public void Dispose() => _server.Dispose();
+
+    public TestSession NewSession(StreamSession session)
     {
-        var session = new TestSession(this);
+        var probe = new TestSession(this, session);
         if (SessionSendLimit is int limit)
             session.OptionSendBufferLimit = limit;
-        LastSession = session;
-        return session;
+        LastSession = probe;
+        return probe;
     }
 
-    protected override void OnConnecting(TcpSession session) => Log.Add("server.OnConnecting");
-
-    protected override void OnConnected(TcpSession session)
+    public void ServerHook(string name)
     {
-        Log.Add("server.OnConnected");
-        Connected.Add(1);
-        _firstConnected.TrySetResult();
+        Log.Add("server." + name);
+        // "Connected" means ready for data: after the handshake on TLS.
+        if (name == (Transport.Secure ? "OnHandshaked" : "OnConnected"))
+        {
+            Connected.Add(1);
+            _firstConnected.TrySetResult();
+        }
+        else if (name == "OnDisconnected")
+        {
+            Disconnected.Add(1);
+        }
     }
-
-    protected override void OnDisconnecting(TcpSession session) => Log.Add("server.OnDisconnecting");
-
-    protected override void OnDisconnected(TcpSession session)
-    {
-        Log.Add("server.OnDisconnected");
-        Disconnected.Add(1);
-    }
-
-    protected override void OnError(SocketError error) => Log.Add("server.OnError " + error);
 }
 
-/// <summary>Session of <see cref="TestServer"/>.</summary>
-internal sealed class TestSession : TcpSession
+/// <summary>What the suite needs of a real server, whatever its session type.</summary>
+internal interface IServerControl : IDisposable
+{
+    EndPoint Endpoint { get; }
+
+    long ConnectedSessions { get; }
+
+    long BytesReceived { get; }
+
+    bool IsStarted { get; }
+
+    bool Start();
+
+    bool Stop();
+
+    bool Restart();
+
+    bool Multicast(byte[] data);
+
+    bool Multicast(string text);
+}
+
+/// <summary>The suite's view of one session: the real session plus what its hooks recorded.</summary>
+internal sealed class TestSession
 {
     private readonly TestServer _server;
     private readonly TaskCompletionSource _disconnected = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
-    public TestSession(TestServer server)
-        : base(server)
+    public TestSession(TestServer server, StreamSession session)
     {
         _server = server;
+        Session = session;
     }
+
+    public StreamSession Session { get; }
 
     public Counter Errors { get; } = new();
 
@@ -87,32 +129,36 @@ internal sealed class TestSession : TcpSession
 
     public Task Closed => _disconnected.Task;
 
-    protected override void OnConnecting() => _server.Log.Add("session.OnConnecting");
+    public bool IsConnected => Session.IsConnected;
 
-    protected override void OnConnected() => _server.Log.Add("session.OnConnected");
+    public DisconnectReason DisconnectReason => Session.DisconnectReason;
 
-    protected override void OnEmpty() => _server.Log.Add("session.OnEmpty");
+    public long BytesPending => Session.BytesPending;
 
-    protected override void OnSent(long sent, long pending) => _server.Log.Add("session.OnSent");
+    public long BytesSending => Session.BytesSending;
 
-    protected override void OnReceived(byte[] buffer, long offset, long size)
+    public bool Disconnect() => Session.Disconnect();
+
+    public bool SendAsync(byte[] data) => Session.SendAsync(data);
+
+    public void Hook(string name) => _server.Log.Add("session." + name);
+
+    public void Received(byte[] buffer, long offset, long size)
     {
         _server.Log.Add("session.OnReceived");
         _server.OnData?.Invoke(this, buffer, offset, size);
         if (_server.Echo)
-            SendAsync(buffer, offset, size);
+            Session.SendAsync(buffer, offset, size);
         _server.Received.Add(size);
     }
 
-    protected override void OnDisconnecting() => _server.Log.Add("session.OnDisconnecting");
-
-    protected override void OnDisconnected()
+    public void Disconnected()
     {
         _server.Log.Add("session.OnDisconnected");
         _disconnected.TrySetResult();
     }
 
-    protected override void OnError(SocketError error)
+    public void Error(SocketError error)
     {
         LastError = error;
         _server.Log.Add("session.OnError " + error);

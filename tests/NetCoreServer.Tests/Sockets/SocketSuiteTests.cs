@@ -10,26 +10,42 @@ using NUnit.Framework;
 
 namespace NetCoreServer.Tests.Sockets;
 
-/// <summary>The socket suite, run over IPv4 and IPv6 loopback.</summary>
-[TestFixture("127.0.0.1")]
-[TestFixture("::1")]
-public sealed class TcpSocketTests
+/// <summary>The socket suite, written once and run over every stream transport (and IPv4 and IPv6 where they apply).</summary>
+[TestFixtureSource(nameof(Transports))]
+public sealed class SocketSuiteTests
 {
+    private readonly TestTransport _transport;
     private readonly IPAddress _address;
 
-    public TcpSocketTests(string address) => _address = IPAddress.Parse(address);
+    public SocketSuiteTests(TestTransport transport, string address)
+    {
+        _transport = transport;
+        _address = IPAddress.Parse(address);
+    }
+
+    public static readonly object[] Transports =
+    {
+        new object[] { TestTransport.Tcp, "127.0.0.1" },
+        new object[] { TestTransport.Tcp, "::1" },
+        new object[] { TestTransport.Ssl, "127.0.0.1" },
+        new object[] { TestTransport.Ssl, "::1" },
+    };
+
+    private bool Secure => _transport == TestTransport.Ssl;
 
     private TestServer StartServer(Action<TestServer>? configure = null)
     {
-        var server = new TestServer(_address);
+        var server = new TestServer(_transport, _address);
         configure?.Invoke(server);
         Assert.That(server.Start(), Is.True, "server starts");
         return server;
     }
 
+    private TestClient NewClient(TestServer server) => new(_transport, server);
+
     private async Task<TestClient> Connect(TestServer server)
     {
-        var client = new TestClient(_address, server.BoundPort);
+        var client = NewClient(server);
         Assert.That(await Wait.For(client.ConnectAndWaitAsync(), "client connect"), Is.True, "client connected");
         return client;
     }
@@ -41,7 +57,6 @@ public sealed class TcpSocketTests
         var endpoint = (IPEndPoint)server.Endpoint;
         Assert.That(endpoint.Port, Is.GreaterThan(0));
         Assert.That(endpoint.Address, Is.EqualTo(_address));
-        Assert.That(server.Port, Is.EqualTo(0), "Port keeps the constructor value");
     }
 
     [Test]
@@ -117,22 +132,29 @@ public sealed class TcpSocketTests
         await Wait.For(session.Closed, "session OnDisconnected");
         await Wait.For(server.Disconnected.Reaches(1), "server OnDisconnected");
 
-        Assert.That(client.Log.Skeleton("OnSent", "OnEmpty", "OnReceived"), Is.EqualTo(new[]
-        {
-            "OnConnecting", "OnConnected", "OnDisconnecting", "OnDisconnected",
-        }));
+        var clientConnect = Secure
+            ? new[] { "OnConnecting", "OnConnected", "OnHandshaking", "OnHandshaked" }
+            : new[] { "OnConnecting", "OnConnected" };
+        Assert.That(client.Log.Skeleton("OnSent", "OnEmpty", "OnReceived"),
+            Is.EqualTo(clientConnect.Concat(new[] { "OnDisconnecting", "OnDisconnected" }).ToArray()));
         var clientLog = client.Log.Snapshot();
-        Assert.That(clientLog[2], Is.EqualTo("OnEmpty"), "OnEmpty follows OnConnected");
-        Assert.That(Array.IndexOf(clientLog, "OnReceived"), Is.GreaterThan(Array.IndexOf(clientLog, "OnConnected")));
+        Assert.That(clientLog[clientConnect.Length], Is.EqualTo("OnEmpty"), "OnEmpty follows the connect (and handshake) hooks");
+        Assert.That(Array.IndexOf(clientLog, "OnReceived"), Is.GreaterThan(clientConnect.Length));
 
-        Assert.That(server.Log.Skeleton("session.OnSent", "session.OnEmpty", "session.OnReceived"), Is.EqualTo(new[]
+        var serverConnect = Secure
+            ? new[]
+            {
+                "session.OnConnecting", "server.OnConnecting", "session.OnConnected", "server.OnConnected",
+                "session.OnHandshaking", "server.OnHandshaking", "session.OnHandshaked", "server.OnHandshaked",
+            }
+            : new[] { "session.OnConnecting", "server.OnConnecting", "session.OnConnected", "server.OnConnected" };
+        Assert.That(server.Log.Skeleton("session.OnSent", "session.OnEmpty", "session.OnReceived"), Is.EqualTo(serverConnect.Concat(new[]
         {
-            "session.OnConnecting", "server.OnConnecting", "session.OnConnected", "server.OnConnected",
             "session.OnDisconnecting", "server.OnDisconnecting", "session.OnDisconnected", "server.OnDisconnected",
-        }));
+        }).ToArray()));
         var serverLog = server.Log.Snapshot();
-        Assert.That(serverLog[4], Is.EqualTo("session.OnEmpty"), "OnEmpty right after connect");
-        Assert.That(Array.IndexOf(serverLog, "session.OnReceived"), Is.GreaterThan(4), "nothing received before OnConnected");
+        Assert.That(serverLog[serverConnect.Length], Is.EqualTo("session.OnEmpty"), "OnEmpty right after connect (and handshake)");
+        Assert.That(Array.IndexOf(serverLog, "session.OnReceived"), Is.GreaterThan(serverConnect.Length), "nothing received before the connect hooks");
         Assert.That(session.DisconnectReason, Is.EqualTo(DisconnectReason.PeerClosed));
         Assert.That(client.DisconnectReason, Is.EqualTo(DisconnectReason.Local));
     }
@@ -208,7 +230,7 @@ public sealed class TcpSocketTests
             s.SessionSendLimit = limit;
         });
         // A synchronous Connect starts no receive loop, so this client never reads: the server's queue fills up.
-        using var client = new TestClient(_address, server.BoundPort);
+        using var client = NewClient(server);
         Assert.That(client.Connect(), Is.True);
         await Wait.For(server.FirstConnected, "server OnConnected");
         var session = server.LastSession!;
@@ -354,7 +376,8 @@ public sealed class TcpSocketTests
             probe.Bind(new IPEndPoint(_address, 0));
             port = ((IPEndPoint)probe.LocalEndPoint!).Port;
         }
-        using var client = new TestClient(_address, port);
+        using var closed = new TestServer(_transport, _address);
+        using var client = new TestClient(_transport, closed, new IPEndPoint(_address, port));
         Assert.That(await Wait.For(client.ConnectAndWaitAsync(), "refused connect"), Is.False);
         await Wait.For(client.Closed, "OnDisconnected after a failed connect");
         Assert.That(client.Connect(), Is.False, "sync connect refused too");
@@ -373,7 +396,7 @@ public sealed class TcpSocketTests
 
         for (var i = 0; i < 1000; i++)
         {
-            using var client = new TestClient(_address, server.BoundPort);
+            using var client = NewClient(server);
             Assert.That(await client.ConnectAndWaitAsync(), Is.True, $"cycle {i} connected");
             if (i % 2 == 0)
                 Assert.That(client.Disconnect(), Is.True);
@@ -417,25 +440,17 @@ public sealed class TcpSocketTests
     public async Task BlockingSendFromInsideOnSentDoesNotWaitOnItself()
     {
         using var server = StartServer(s => s.Echo = false);
-        using var client = new ChainingClient(_address, server.BoundPort, chain: 200);
+        using var client = NewClient(server);
+        var remaining = 200;
+        // The blocking Send from inside OnSent would deadlock if Send waited on its own send loop.
+        client.OnSentHook = c =>
+        {
+            if (Interlocked.Decrement(ref remaining) >= 0)
+                c.Send(new byte[10]);
+        };
         Assert.That(await Wait.For(client.ConnectAndWaitAsync(), "connect"), Is.True);
         client.SendAsync(new byte[10]);
         await Wait.For(server.Received.Reaches(10 * 201), "the first send and 200 blocking sends made from OnSent");
-    }
-
-    /// <summary>Calls the blocking Send from OnSent, the case that would deadlock if Send waited on its own send loop.</summary>
-    private sealed class ChainingClient : TcpClient
-    {
-        private int _remaining;
-
-        public ChainingClient(IPAddress address, int port, int chain)
-            : base(address, port) => _remaining = chain;
-
-        protected override void OnSent(long sent, long pending)
-        {
-            if (Interlocked.Decrement(ref _remaining) >= 0)
-                Send(new byte[10]);
-        }
     }
 
     private static int OpenHandles() => System.IO.Directory.GetFiles("/proc/self/fd").Length;
