@@ -9,7 +9,7 @@ rm -rf "$RESULTS" && mkdir -p "$RESULTS"
 
 # Real peers nobody here wrote: installed by the script, never assumed.
 missing=()
-for tool in socat curl; do
+for tool in socat curl openssl; do
     command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
 done
 if ((${#missing[@]})); then
@@ -28,21 +28,25 @@ fi
 
 passed=0; failed=0; skipped=0
 
-# NUnit suite. The TRX file gives exact counters whatever the console logger prints.
-timeout 1800 dotnet test tests/NetCoreServer.Tests -c Release --no-build -nologo \
-    --logger "trx;LogFileName=unit.trx" --logger "console;verbosity=normal" --results-directory "$RESULTS" \
-    -- NUnit.DefaultTimeout=120000
-trx="$RESULTS/unit.trx"
-if [ -f "$trx" ]; then
-    counters=$(grep -o '<Counters [^>]*>' "$trx" | head -1)
-    get() { echo "$counters" | grep -o "$1=\"[0-9]*\"" | grep -o '[0-9]*' || echo 0; }
-    total=$(get total); p=$(get passed); f=$(get failed); e=$(get error); t=$(get timeout); a=$(get aborted)
-    passed=$((passed + p)); failed=$((failed + f + e + t + a))
-    skipped=$((skipped + total - p - f - e - t - a))
-else
-    echo "no test results were written"
-    failed=$((failed + 1))
-fi
+# NUnit suites. The TRX files give exact counters whatever the console logger prints.
+for project in tests/*/*.csproj; do
+    name=$(basename "$project" .csproj)
+    echo "== $name"
+    timeout 1800 dotnet test "$project" -c Release --no-build -nologo \
+        --logger "trx;LogFileName=$name.trx" --logger "console;verbosity=minimal" --results-directory "$RESULTS" \
+        -- NUnit.DefaultTimeout=120000
+    trx="$RESULTS/$name.trx"
+    if [ -f "$trx" ]; then
+        counters=$(grep -o '<Counters [^>]*>' "$trx" | head -1)
+        get() { echo "$counters" | grep -o " $1=\"[0-9]*\"" | grep -o '[0-9][0-9]*' || echo 0; }
+        total=$(get total); p=$(get passed); f=$(get failed); e=$(get error); t=$(get timeout); a=$(get aborted)
+        passed=$((passed + p)); failed=$((failed + f + e + t + a))
+        skipped=$((skipped + total - p - f - e - t - a))
+    else
+        echo "no test results were written for $name"
+        failed=$((failed + 1))
+    fi
+done
 
 # Examples driven as processes.
 for script in examples/test-*.sh; do
