@@ -1,3 +1,4 @@
+using System;
 using System.Net;
 using System.Net.Sockets;
 using System.Security.Authentication;
@@ -13,17 +14,42 @@ internal sealed class SslTestTransport : TestTransport
 
     public static readonly X509Certificate2 ServerCertificate = DevelopmentCertificates.CreateServer(Authority);
 
-    internal override IServerControl CreateServer(TestServer probe, IPAddress address)
-        => new Server(new SslContext(SslProtocols.Tls12 | SslProtocols.Tls13, ServerCertificate), probe, address);
+    private readonly Func<SslContext> _serverContext;
+    private readonly Func<SslContext> _clientContext;
+    private readonly Action<SslClient>? _configureClient;
+
+    public SslTestTransport()
+        : this(DefaultServerContext, DefaultClientContext)
+    {
+    }
+
+    /// <summary>A TLS transport with chosen contexts (a new one per server or client) for the TLS-specific tests.</summary>
+    public SslTestTransport(Func<SslContext> serverContext, Func<SslContext> clientContext, Action<SslClient>? configureClient = null)
+    {
+        _serverContext = serverContext;
+        _clientContext = clientContext;
+        _configureClient = configureClient;
+    }
+
+    public static SslContext DefaultServerContext() => new(SslProtocols.Tls12 | SslProtocols.Tls13, ServerCertificate);
+
+    public static SslContext DefaultClientContext() => new(SslProtocols.Tls12 | SslProtocols.Tls13, TrustedBy.Authority(Authority));
+
+    internal override IServerControl CreateServer(TestServer probe, IPAddress address) => new Server(_serverContext(), probe, address);
 
     internal override StreamClient CreateClient(TestClient probe, EndPoint endpoint)
-        => new Client(new SslContext(SslProtocols.Tls12 | SslProtocols.Tls13, TrustedBy.Authority(Authority)), probe, (IPEndPoint)endpoint);
+    {
+        var client = new Client(_clientContext(), probe, (IPEndPoint)endpoint);
+        _configureClient?.Invoke(client);
+        return client;
+    }
 
     public override bool Secure => true;
 
     public override string ToString() => "ssl";
 
-    private sealed class Server(SslContext context, TestServer probe, IPAddress address) : SslServer(context, address, 0), IServerControl
+    /// <summary>The TLS server under test, with its context reachable for tests that change it while running.</summary>
+    internal sealed class Server(SslContext context, TestServer probe, IPAddress address) : SslServer(context, address, 0), IServerControl
     {
         protected override SslSession CreateSession() => new Session(this, probe);
 

@@ -22,6 +22,9 @@ internal sealed class TestServer : IDisposable
 
     public TestTransport Transport { get; }
 
+    /// <summary>The real server (an SslServer for TLS tests that need its context).</summary>
+    public object Inner => _server;
+
     public bool Echo { get; set; } = true;
 
     public int? SessionSendLimit { get; set; }
@@ -146,9 +149,9 @@ internal sealed class TestSession
     public void Received(byte[] buffer, long offset, long size)
     {
         _server.Log.Add("session.OnReceived");
-        _server.OnData?.Invoke(this, buffer, offset, size);
         if (_server.Echo)
             Session.SendAsync(buffer, offset, size);
+        _server.OnData?.Invoke(this, buffer, offset, size);
         _server.Received.Add(size);
     }
 

@@ -1,0 +1,212 @@
+#!/usr/bin/env bash
+# The main demo: NetCoreServer's echo and multicast benchmarks, run over loopback against the library's servers,
+# with a raw System.Net.Sockets echo server as the baseline.
+#
+#   build/bench.sh                       # 5 s per run
+#   SECONDS_PER_RUN=3 build/bench.sh     # shorter
+#
+# Builds the benchmark programs in Release, then, each against a freshly started server:
+#   echo with 1 and with 100 clients against EchoServer (ours) and RawEchoServer (baseline),
+#   multicast with 1 and with 100 clients against MulticastServer.
+# Every client prints one JSON line (--json); they are collected in $BENCH_OUT/results.jsonl (default
+# artifacts/bench) and summarised as a table with msg/s, MiB/s and, for echo, the ratio ours/raw.
+# Servers are stopped with SIGTERM after each run, and by the exit trap whatever happens.
+# Needs only the .NET SDK (and bash with coreutils, sed and awk).
+#
+# Environment: SECONDS_PER_RUN (5), MESSAGE_SIZE (32), ECHO_MESSAGES (1000 in flight per client),
+# BENCH_BASE_PORT (21111; three ports from it are used), BENCH_OUT (artifacts/bench).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+SECONDS_PER_RUN="${SECONDS_PER_RUN:-5}"
+MESSAGE_SIZE="${MESSAGE_SIZE:-32}"
+ECHO_MESSAGES="${ECHO_MESSAGES:-1000}"
+BASE_PORT="${BENCH_BASE_PORT:-21111}"
+OUT="${BENCH_OUT:-$ROOT/artifacts/bench}"
+ADDRESS=127.0.0.1
+ECHO_PORT=$BASE_PORT
+RAW_PORT=$((BASE_PORT + 1))
+MULTICAST_PORT=$((BASE_PORT + 2))
+
+# Bounds on every wait, so that nothing here can hang.
+START_TIMEOUT=30                                # seconds for a server to print its "listening" line
+STOP_TIMEOUT=10                                 # seconds for a server to exit after SIGTERM
+CLIENT_TIMEOUT=$((SECONDS_PER_RUN + 60))        # connect (10 s), run, disconnect (10 s), start-up
+SERVER_LIFETIME=$((CLIENT_TIMEOUT + START_TIMEOUT + 60))  # a server stops by itself even if this script is killed
+
+export DOTNET_NOLOGO=1 DOTNET_CLI_TELEMETRY_OPTOUT=1
+
+if ! [[ "$SECONDS_PER_RUN" =~ ^[1-9][0-9]*$ ]]; then
+    echo "bench.sh: SECONDS_PER_RUN must be a positive whole number of seconds, not '$SECONDS_PER_RUN'" >&2
+    exit 2
+fi
+
+mkdir -p "$OUT"
+# Only this script's own files: BENCH_OUT may be a folder that holds other things.
+rm -f "$OUT"/echo-*.server.log "$OUT"/echo-*.client.out "$OUT"/echo-*.client.err \
+    "$OUT"/multicast-*.server.log "$OUT"/multicast-*.client.out "$OUT"/multicast-*.client.err
+RESULTS="$OUT/results.jsonl"
+: > "$RESULTS"
+
+server_pid=""
+client_pid=""
+
+stop_server() {
+    local pid="$server_pid"
+    [[ -n "$pid" ]] || return 0
+    server_pid=""
+    if kill -0 "$pid" 2>/dev/null; then
+        kill -TERM "$pid" 2>/dev/null || true
+        local waited=0
+        while kill -0 "$pid" 2>/dev/null && (( waited < STOP_TIMEOUT * 10 )); do
+            sleep 0.1
+            waited=$((waited + 1))
+        done
+        if kill -0 "$pid" 2>/dev/null; then
+            echo "bench.sh: server $pid ignored SIGTERM for ${STOP_TIMEOUT} s; killing it" >&2
+            kill -KILL "$pid" 2>/dev/null || true
+        fi
+    fi
+    local code=0
+    wait "$pid" 2>/dev/null || code=$?
+    if (( code != 0 )); then
+        echo "bench.sh: server $pid exited with code $code after SIGTERM (expected 0)" >&2
+        return 1
+    fi
+}
+
+cleanup() {
+    local code=$?
+    if [[ -n "$client_pid" ]]; then
+        kill -TERM "$client_pid" 2>/dev/null || true
+        wait "$client_pid" 2>/dev/null || true
+    fi
+    stop_server || true
+    exit "$code"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+dll() {
+    echo "$ROOT/performance/$1/bin/Release/net10.0/NetCoreServer.Performance.$1.dll"
+}
+
+# start_server LOG PROGRAM PORT [ARGS...]: starts a server and waits for its "listening" line in LOG.
+start_server() {
+    local log="$1" program="$2" port="$3"
+    shift 3
+    # Emptied here, not by the background redirection: otherwise the wait below could see an earlier run's line.
+    : > "$log"
+    dotnet "$(dll "$program")" -a "$ADDRESS" -p "$port" --lifetime "$SERVER_LIFETIME" "$@" >> "$log" 2>&1 &
+    server_pid=$!
+    local waited=0
+    until grep -q "listening on" "$log" 2>/dev/null; do
+        if ! kill -0 "$server_pid" 2>/dev/null; then
+            echo "bench.sh: $program did not start on $ADDRESS:$port:" >&2
+            sed 's/^/  /' "$log" >&2
+            wait "$server_pid" 2>/dev/null || true
+            server_pid=""
+            return 1
+        fi
+        if (( waited >= START_TIMEOUT * 10 )); then
+            echo "bench.sh: $program printed no 'listening' line within ${START_TIMEOUT} s" >&2
+            return 1
+        fi
+        sleep 0.1
+        waited=$((waited + 1))
+    done
+    echo "  $(head -n 1 "$log")"
+}
+
+# run_client BENCHMARK SERVER_LABEL PROGRAM PORT CLIENTS [ARGS...]: runs one client and records its JSON line.
+run_client() {
+    local benchmark="$1" label="$2" program="$3" port="$4" clients="$5"
+    shift 5
+    local stdout="$OUT/$benchmark-$label-$clients.client.out" stderr="$OUT/$benchmark-$label-$clients.client.err"
+    echo "  $benchmark, $clients client(s), ${SECONDS_PER_RUN} s ..."
+    # In the background and waited for, so that Ctrl+C or SIGTERM reaches the exit trap at once, not after the run.
+    timeout "$CLIENT_TIMEOUT" dotnet "$(dll "$program")" -a "$ADDRESS" -p "$port" -c "$clients" -s "$MESSAGE_SIZE" \
+        -z "$SECONDS_PER_RUN" --json "$@" > "$stdout" 2> "$stderr" &
+    client_pid=$!
+    local code=0
+    wait "$client_pid" || code=$?
+    client_pid=""
+    if (( code != 0 )); then
+        echo "bench.sh: $program failed with exit code $code ($benchmark against $label with $clients clients):" >&2
+        sed 's/^/  /' "$stderr" >&2
+        return 1
+    fi
+    local json
+    json="$(grep '^{' "$stdout" | tail -n 1)"
+    if [[ -z "$json" ]]; then
+        echo "bench.sh: $program printed no JSON line" >&2
+        return 1
+    fi
+    echo "{\"benchmark\":\"$benchmark\",\"server\":\"$label\",${json#\{}" >> "$RESULTS"
+}
+
+# One run: a fresh server, one client run, the server stopped again.
+run() {
+    local benchmark="$1" label="$2" server="$3" client="$4" port="$5" clients="$6"
+    local server_args=() client_args=()
+    case "$benchmark" in
+        echo) client_args=(-m "$ECHO_MESSAGES") ;;
+        # The client counts messages as bytes divided by its -s, so the server must send that size.
+        multicast) server_args=(-s "$MESSAGE_SIZE") ;;
+    esac
+    start_server "$OUT/$benchmark-$label-$clients.server.log" "$server" "$port" "${server_args[@]}"
+    run_client "$benchmark" "$label" "$client" "$port" "$clients" "${client_args[@]}"
+    stop_server
+}
+
+echo "Building the benchmark programs (Release)..."
+for project in EchoServer EchoClient RawEchoServer MulticastServer MulticastClient; do
+    if ! dotnet build "$ROOT/performance/$project" -c Release -nologo -v quiet > "$OUT/build-$project.log" 2>&1; then
+        echo "bench.sh: building performance/$project failed:" >&2
+        grep -E "error|warning" "$OUT/build-$project.log" | sort -u | sed 's/^/  /' >&2 || tail -n 20 "$OUT/build-$project.log" >&2
+        exit 1
+    fi
+done
+
+echo "Running (${SECONDS_PER_RUN} s per run, ${MESSAGE_SIZE}-byte messages, loopback $ADDRESS)..."
+for clients in 1 100; do
+    run echo ours EchoServer EchoClient "$ECHO_PORT" "$clients"
+    run echo raw RawEchoServer EchoClient "$RAW_PORT" "$clients"
+done
+for clients in 1 100; do
+    run multicast ours MulticastServer MulticastClient "$MULTICAST_PORT" "$clients"
+done
+
+# field JSON KEY: the value of KEY in a flat JSON object (strings without quotes).
+field() {
+    sed -E "s/.*\"$2\":\"?([^,\"}]*)\"?.*/\1/" <<< "$1"
+}
+
+echo
+echo "Summary (${SECONDS_PER_RUN} s per run, ${MESSAGE_SIZE}-byte messages; echo: ${ECHO_MESSAGES} messages in flight per client)"
+printf '%-10s %-14s %8s %14s %11s %7s %9s\n' "Benchmark" "Server" "Clients" "msg/s" "MiB/s" "Errors" "ours/raw"
+printf '%-10s %-14s %8s %14s %11s %7s %9s\n' "---------" "------" "-------" "-----" "-----" "------" "--------"
+while IFS= read -r line; do
+    benchmark="$(field "$line" benchmark)"
+    label="$(field "$line" server)"
+    clients="$(field "$line" clients)"
+    rate="$(field "$line" msg_per_s)"
+    mib="$(field "$line" mib_per_s)"
+    errors="$(field "$line" errors)"
+    ratio=""
+    if [[ "$benchmark" == echo && "$label" == ours ]]; then
+        raw_line="$(grep "\"benchmark\":\"echo\",\"server\":\"raw\",\"protocol\":\"[a-z]*\",\"clients\":$clients," "$RESULTS" || true)"
+        if [[ -n "$raw_line" ]]; then
+            ratio="$(awk -v ours="$rate" -v raw="$(field "$raw_line" msg_per_s)" 'BEGIN { if (raw > 0) printf "%.2f", ours / raw; else print "n/a" }')"
+        fi
+    fi
+    case "$label" in
+        ours) server_name="NetCoreServer" ;;
+        raw) server_name="raw sockets" ;;
+        *) server_name="$label" ;;
+    esac
+    printf '%-10s %-14s %8s %14.0f %11.2f %7s %9s\n' "$benchmark" "$server_name" "$clients" "$rate" "$mib" "$errors" "$ratio"
+done < "$RESULTS"
+echo
+echo "JSON lines: $RESULTS"

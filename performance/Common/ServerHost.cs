@@ -1,0 +1,64 @@
+using System;
+using System.Threading;
+using System.Threading.Tasks;
+
+namespace NetCoreServer.Performance.Common;
+
+/// <summary>
+/// The whole life of a benchmark server program: parse the options, pick the protocol, start, print the
+/// "listening" line, wait for Ctrl+C, SIGTERM or the <c>--lifetime</c>, stop.
+/// </summary>
+public static class ServerHost
+{
+    /// <summary>Runs the program; returns its exit code (0 after a clean stop, 1 when the server failed, 2 for a bad command line).</summary>
+    /// <param name="args">The command line.</param>
+    /// <param name="title">What the server is, e.g. "Echo server"; starts the "listening" line.</param>
+    /// <param name="catalog">The protocols this program implements.</param>
+    public static async Task<int> RunAsync<TOptions>(string[] args, string title, ProtocolCatalog<IBenchmarkServerFactory<TOptions>> catalog)
+        where TOptions : ServerOptions, new()
+    {
+        if (!OptionsParser.TryParse<TOptions>(args, out var options, out var exitCode))
+            return exitCode;
+        if (!OptionsParser.TryResolve(catalog, options, out var factory))
+            return ExitCodes.Usage;
+
+        // Registered before the start, so that a SIGTERM sent during the start still ends in a clean stop.
+        using var signal = new ShutdownSignal();
+        IBenchmarkServer server;
+        try
+        {
+            server = factory.Create(options);
+        }
+        catch (Exception exception) when (exception is FormatException or ArgumentException)
+        {
+            Console.Error.WriteLine($"error: invalid address '{options.Address}': {exception.Message}");
+            return ExitCodes.Usage;
+        }
+
+        using (server)
+        {
+            try
+            {
+                if (!server.Start())
+                {
+                    Console.Error.WriteLine($"error: {title} could not start on {options.Address}:{options.ResolvedPort}");
+                    return ExitCodes.Failure;
+                }
+            }
+            catch (Exception exception)
+            {
+                Console.Error.WriteLine($"error: {title} could not start on {options.Address}:{options.ResolvedPort}: {exception.Message}");
+                return ExitCodes.Failure;
+            }
+
+            Console.WriteLine($"{title} ({options.Protocol.ToLowerInvariant()}) listening on {server.ListeningOn}");
+            var lifetime = options.Lifetime > 0 ? TimeSpan.FromSeconds(options.Lifetime) : Timeout.InfiniteTimeSpan;
+            var signalled = await signal.WaitAsync(lifetime).ConfigureAwait(false);
+            Console.WriteLine(signalled ? $"{title} stopping ({signal.Signalled.Result})" : $"{title} stopping (lifetime of {options.Lifetime} s reached)");
+            server.Stop();
+        }
+
+        Console.WriteLine($"{title} stopped");
+        return ExitCodes.Success;
+    }
+}

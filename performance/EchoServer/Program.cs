@@ -1,0 +1,13 @@
+using System.Threading.Tasks;
+using NetCoreServer.Performance.Common;
+
+namespace NetCoreServer.Performance.EchoServer;
+
+/// <summary>Echo benchmark server: sends every received chunk back to its sender.</summary>
+internal static class Program
+{
+    private static readonly ProtocolCatalog<IBenchmarkServerFactory<ServerOptions>> s_protocols = new ProtocolCatalog<IBenchmarkServerFactory<ServerOptions>>()
+        .Add("tcp", new TcpEchoServerFactory());
+
+    private static Task<int> Main(string[] args) => ServerHost.RunAsync(args, "Echo server", s_protocols);
+}

@@ -1,0 +1,16 @@
+using System.Threading.Tasks;
+using NetCoreServer.Performance.Common;
+
+namespace NetCoreServer.Performance.MulticastClient;
+
+/// <summary>
+/// Multicast benchmark client: <c>-c</c> clients receive from a multicast server for <c>-z</c> seconds; messages are
+/// counted as received bytes divided by the message size <c>-s</c>, which must match the server's.
+/// </summary>
+internal static class Program
+{
+    private static readonly ProtocolCatalog<IBenchmarkClientFactory<ClientOptions>> s_protocols = new ProtocolCatalog<IBenchmarkClientFactory<ClientOptions>>()
+        .Add("tcp", new TcpMulticastClientFactory());
+
+    private static Task<int> Main(string[] args) => ClientHost.RunAsync(args, s_protocols);
+}

@@ -1,0 +1,16 @@
+using System.Threading.Tasks;
+using NetCoreServer.Performance.Common;
+
+namespace NetCoreServer.Performance.MulticastServer;
+
+/// <summary>
+/// Multicast benchmark server: multicasts <c>-s</c>-byte messages to every connected session, as fast as the
+/// sessions take them or at <c>-m</c> messages per second.
+/// </summary>
+internal static class Program
+{
+    private static readonly ProtocolCatalog<IBenchmarkServerFactory<MulticastServerOptions>> s_protocols = new ProtocolCatalog<IBenchmarkServerFactory<MulticastServerOptions>>()
+        .Add("tcp", new TcpMulticastServerFactory());
+
+    private static Task<int> Main(string[] args) => ServerHost.RunAsync(args, "Multicast server", s_protocols);
+}
