@@ -54,7 +54,7 @@ public abstract class StreamSession : StreamConnection
         var engine = Engine;
         if (engine == null)
             return SendStatus.NotConnected;
-        var status = shared != null ? engine.EnqueueShared(shared) : engine.Enqueue(data);
+        var status = engine.EnqueueDeferred(data, shared);
         ReportRefusal(status);
         return status;
     }

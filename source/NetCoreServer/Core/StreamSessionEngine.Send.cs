@@ -49,22 +49,34 @@ internal sealed partial class StreamSessionEngine
         return SendStatus.Accepted;
     }
 
-    /// <summary>Queues a reference to a shared block (multicast): the bytes are not copied per session.</summary>
-    public SendStatus EnqueueShared(SharedBuffer buffer)
+    /// <summary>
+    /// Multicast path: queues a copy (small messages) or a reference to a shared block, and starts an idle send
+    /// loop on the thread pool rather than inline. The caller is looping over every session; sending inline would
+    /// cost one syscall per message per session, while a deferred loop picks up everything queued meanwhile in one
+    /// gathered write.
+    /// </summary>
+    public SendStatus EnqueueDeferred(ReadOnlySpan<byte> data, SharedBuffer? shared)
     {
         bool start;
+        var length = shared?.Length ?? data.Length;
         lock (_sendLock)
         {
-            var status = CheckAcceptLocked(buffer.Length);
+            var status = CheckAcceptLocked(length);
             if (status != SendStatus.Accepted)
                 return status;
-            _queue.AppendShared(buffer);
-            start = AcceptedLocked(buffer.Length);
+            if (shared != null)
+                _queue.AppendShared(shared);
+            else
+                _queue.Append(data);
+            start = AcceptedLocked(length);
         }
         if (start)
-            RunSendLoop();
+            ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: false);
         return SendStatus.Accepted;
     }
+
+    /// <summary>Runs a deferred send loop (see <see cref="EnqueueDeferred"/>).</summary>
+    void IThreadPoolWorkItem.Execute() => RunSendLoop();
 
     /// <summary>Queues <paramref name="data"/> and completes with true once it has been handed to the transport, false if the connection ends first.</summary>
     public Task<bool> EnqueueAndWait(ReadOnlySpan<byte> data, out SendStatus status)

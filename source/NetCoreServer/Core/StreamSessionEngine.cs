@@ -15,7 +15,7 @@ namespace NetCoreServer.Core;
 /// <see cref="IStreamSessionHost.EngineDisconnected"/> run exactly once each; the latter only after the socket
 /// is closed and both loops have stopped, so no <c>OnReceived</c> or <c>OnSent</c> can follow it.
 /// </remarks>
-internal sealed partial class StreamSessionEngine
+internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
 {
     // Ordinary ways for a connection to end; NetCoreServer does not report these through OnError either.
     private static readonly SocketError[] s_quietErrors =

@@ -57,6 +57,12 @@ public class SslClient : TcpClient
     /// <summary>TLS settings; read when each handshake starts.</summary>
     public SslContext Context { get; }
 
+    /// <summary>
+    /// The server name sent as SNI and checked against the server certificate. Defaults to the host name or address
+    /// given to the constructor; set it when connecting by IP address to a server known by name.
+    /// </summary>
+    public string? TargetHost { get; set; }
+
     /// <summary>True while connected and the handshake has not completed yet.</summary>
     public bool IsHandshaking => IsConnected && !IsHandshaked;
 
@@ -65,6 +71,9 @@ public class SslClient : TcpClient
 
     /// <summary>Why the last handshake failed (certificate rejected, protocol mismatch, timeout), or null.</summary>
     public Exception? HandshakeException => TlsState.HandshakeException(Engine);
+
+    /// <summary>The TLS version agreed in the handshake (None before it).</summary>
+    public System.Security.Authentication.SslProtocols NegotiatedProtocol => TlsState.Protocol(Engine);
 
     /// <summary>The ALPN protocol agreed in the handshake (default when none).</summary>
     public SslApplicationProtocol NegotiatedApplicationProtocol => TlsState.ApplicationProtocol(Engine);
@@ -85,7 +94,7 @@ public class SslClient : TcpClient
     private protected override IStreamTransport CreateTransport(Socket socket)
     {
         var context = Context;
-        var host = Endpoint is DnsEndPoint dns ? dns.Host : Address;
+        var host = TargetHost ?? (Endpoint is DnsEndPoint dns ? dns.Host : Address);
         return new TlsTransport(socket, (ssl, cancel) => ssl.AuthenticateAsClientAsync(context.CreateClientOptions(host), cancel), context.HandshakeTimeout);
     }
 

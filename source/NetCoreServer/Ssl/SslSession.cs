@@ -34,6 +34,9 @@ public class SslSession : StreamSession
     /// <summary>Why the handshake failed, when it did (a certificate error, a protocol mismatch, a timeout).</summary>
     public Exception? HandshakeException => TlsState.HandshakeException(Engine);
 
+    /// <summary>The TLS version agreed in the handshake (None before it).</summary>
+    public System.Security.Authentication.SslProtocols NegotiatedProtocol => TlsState.Protocol(Engine);
+
     /// <summary>The ALPN protocol agreed in the handshake (default when none).</summary>
     public SslApplicationProtocol NegotiatedApplicationProtocol => TlsState.ApplicationProtocol(Engine);
 

@@ -16,6 +16,9 @@ internal static class TlsState
     public static SslApplicationProtocol ApplicationProtocol(StreamSessionEngine? engine)
         => engine?.Transport is TlsTransport { IsHandshaked: true } tls ? tls.Stream.NegotiatedApplicationProtocol : default;
 
+    public static System.Security.Authentication.SslProtocols Protocol(StreamSessionEngine? engine)
+        => engine?.Transport is TlsTransport { IsHandshaked: true } tls ? tls.Stream.SslProtocol : System.Security.Authentication.SslProtocols.None;
+
     public static X509Certificate? RemoteCertificate(StreamSessionEngine? engine)
         => engine?.Transport is TlsTransport { IsHandshaked: true } tls ? tls.Stream.RemoteCertificate : null;
 }

@@ -64,7 +64,7 @@ public sealed class StreamSessionEngineTests
 
         for (var i = 0; i < 100; i++)
             Assert.That(engine.Enqueue(new[] { (byte)i }), Is.EqualTo(SendStatus.Accepted));
-        Assert.That(engine.EnqueueShared(shared), Is.EqualTo(SendStatus.Accepted));
+        Assert.That(engine.EnqueueDeferred(default, shared), Is.EqualTo(SendStatus.Accepted));
         shared.Release();
         Assert.That(await engine.Flush(), Is.True);
 
