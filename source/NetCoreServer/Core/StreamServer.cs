@@ -150,7 +150,7 @@ public abstract partial class StreamServer<TSession> : IDisposable, ISessionOwne
 
     private void ConfigureListener(Socket listener)
     {
-        if (OptionReuseAddress)
+        if (OptionReuseAddress && listener.AddressFamily != AddressFamily.Unix)
             listener.SetSocketOption(SocketOptionLevel.Socket, SocketOptionName.ReuseAddress, true);
         if (OptionExclusiveAddressUse && OperatingSystem.IsWindows())
             listener.ExclusiveAddressUse = true;

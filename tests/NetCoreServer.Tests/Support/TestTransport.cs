@@ -9,6 +9,11 @@ public abstract class TestTransport
 
     public static readonly TestTransport Ssl = new SslTestTransport();
 
+    public static readonly TestTransport Uds = new UdsTestTransport();
+
+    /// <summary>True for Unix domain sockets (no ports, no address families).</summary>
+    public virtual bool IsUnix => false;
+
     internal abstract IServerControl CreateServer(TestServer probe, IPAddress address);
 
     internal abstract StreamClient CreateClient(TestClient probe, EndPoint endpoint);

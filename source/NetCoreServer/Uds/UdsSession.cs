@@ -1,0 +1,16 @@
+namespace NetCoreServer;
+
+/// <summary>One accepted connection of a <see cref="UdsServer"/>; everything comes from <see cref="StreamSession"/>.</summary>
+public class UdsSession : StreamSession
+{
+    /// <summary>Creates a session for <paramref name="server"/>; buffer sizes are copied from the server's options.</summary>
+    /// <param name="server">The server that accepted the connection.</param>
+    public UdsSession(UdsServer server)
+        : base(server)
+    {
+        Server = server;
+    }
+
+    /// <summary>The server this session belongs to.</summary>
+    public UdsServer Server { get; }
+}
