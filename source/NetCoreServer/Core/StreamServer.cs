@@ -21,6 +21,8 @@ namespace NetCoreServer;
 public abstract partial class StreamServer<TSession> : IDisposable, ISessionOwner
     where TSession : StreamSession
 {
+    private static readonly TimeSpan s_acceptRetryDelay = TimeSpan.FromMilliseconds(50);
+
     private Socket? _listener;
     private long _bytesSent;
     private long _bytesReceived;
@@ -184,10 +186,13 @@ public abstract partial class StreamServer<TSession> : IDisposable, ISessionOwne
                 socket?.Dispose();
                 if (!IsAccepting || !ReferenceEquals(_listener, listener))
                     break;
-                if (result.Error != SocketError.ConnectionReset && result.Error != SocketError.ConnectionAborted)
-                    OnError(result.Error);
                 if (result.Error == SocketError.OperationAborted || result.Error == SocketError.InvalidArgument)
                     break;
+                if (result.Error == SocketError.ConnectionReset || result.Error == SocketError.ConnectionAborted)
+                    continue;
+                OnError(result.Error);
+                // Out of descriptors or buffers: retrying at once would spin a core while nothing can succeed.
+                await Task.Delay(s_acceptRetryDelay).ConfigureAwait(false);
                 continue;
             }
             Accept(socket);
