@@ -27,6 +27,11 @@ internal sealed partial class StreamSessionEngine
     private bool _receiveStarted;
     private volatile bool _holdsReceiveBuffer;
 
+    private volatile int _receiveBufferTarget;
+
+    /// <summary>Size of the next receive buffer: grows while reads fill it, shrinks back after the burst.</summary>
+    public int ReceiveBufferTarget => _receiveBufferTarget;
+
     /// <summary>True while the receive loop holds a rented buffer (false while idle: it waits with a zero-byte receive).</summary>
     public bool HoldsReceiveBuffer => _holdsReceiveBuffer;
 
@@ -39,6 +44,7 @@ internal sealed partial class StreamSessionEngine
     {
         byte[]? buffer = null;
         var size = _options.EffectiveReceiveBufferSize;
+        _receiveBufferTarget = size;
         try
         {
             while (Volatile.Read(ref _closed) == 0)
@@ -89,6 +95,7 @@ internal sealed partial class StreamSessionEngine
                     if (buffer.Length < _options.EffectiveReceiveBufferLimit)
                     {
                         size = Math.Min(buffer.Length * 2, _options.EffectiveReceiveBufferLimit);
+                        _receiveBufferTarget = size;
                         ArrayPool<byte>.Shared.Return(buffer);
                         buffer = ArrayPool<byte>.Shared.Rent(size);
                     }
@@ -96,7 +103,10 @@ internal sealed partial class StreamSessionEngine
                 else
                 {
                     if (result.Bytes < buffer.Length / 4)
+                    {
                         size = Math.Max(_options.EffectiveReceiveBufferSize, size / 2);
+                        _receiveBufferTarget = size;
+                    }
                     ArrayPool<byte>.Shared.Return(buffer);
                     buffer = null;
                     _holdsReceiveBuffer = false;

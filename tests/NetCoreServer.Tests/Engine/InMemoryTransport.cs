@@ -30,10 +30,34 @@ internal sealed class InMemoryTransport : IStreamTransport
 
     public ConcurrentQueue<int> ZeroByteReceives { get; } = new();
 
+    private Memory<byte> _blockedBuffer;
+
     public void Enqueue(byte[] data)
     {
+        TaskCompletionSource<IoResult>? blocked;
+        IoResult result = default;
         lock (_incoming)
+        {
             _incoming.Enqueue(data);
+            blocked = _blockedReceive;
+            _blockedReceive = null;
+            if (blocked != null)
+                result = _blockedBuffer.IsEmpty ? new IoResult(0, SocketError.Success) : TakeLocked(_blockedBuffer);
+        }
+        blocked?.TrySetResult(result);
+    }
+
+    private IoResult TakeLocked(Memory<byte> buffer)
+    {
+        // A stream: what does not fit stays for the next read.
+        var next = _incoming.Peek();
+        var n = Math.Min(next.Length, buffer.Length);
+        next.AsSpan(0, n).CopyTo(buffer.Span);
+        if (n == next.Length)
+            _incoming.Dequeue();
+        else
+            ReplaceHead(next[n..]);
+        return new IoResult(n, SocketError.Success);
     }
 
     public byte[] Sent()
@@ -56,18 +80,25 @@ internal sealed class InMemoryTransport : IStreamTransport
             }
             else if (_incoming.Count > 0)
             {
-                var next = _incoming.Dequeue();
-                var n = Math.Min(next.Length, buffer.Length);
-                next.AsSpan(0, n).CopyTo(buffer.Span);
-                return new ValueTask<IoResult>(new IoResult(n, SocketError.Success));
+                return new ValueTask<IoResult>(TakeLocked(buffer));
             }
             else if (!BlockWhenEmpty)
             {
                 return new ValueTask<IoResult>(new IoResult(0, SocketError.Success));
             }
+            _blockedBuffer = buffer;
             _blockedReceive = new TaskCompletionSource<IoResult>(TaskCreationOptions.RunContinuationsAsynchronously);
             return new ValueTask<IoResult>(_blockedReceive.Task);
         }
+    }
+
+    private void ReplaceHead(byte[] rest)
+    {
+        var remaining = _incoming.ToArray();
+        remaining[0] = rest;
+        _incoming.Clear();
+        foreach (var item in remaining)
+            _incoming.Enqueue(item);
     }
 
     public ValueTask<IoResult> SendAsync(IReadOnlyList<ArraySegment<byte>> batch)

@@ -55,6 +55,30 @@ public sealed class StreamSessionEngineTests
     }
 
     [Test]
+    public async Task TheReceiveBufferGrowsDuringABurstStaysUnderItsLimitAndShrinksAfterwards()
+    {
+        var transport = new InMemoryTransport { BlockWhenEmpty = true };
+        var options = new EngineOptions { ReceiveBufferSize = 1024, ReceiveBufferLimit = 16 * 1024 };
+        var largest = 0;
+        var host = new RecordingHost { OnData = (_, _, size) => largest = Math.Max(largest, size) };
+        var engine = Start(transport, host, options);
+        for (var i = 0; i < 20; i++)
+            transport.Enqueue(new byte[64 * 1024]);
+
+        engine.StartReceiving();
+        await Wait.For(host.Received.Reaches(20 * 64 * 1024), "the whole burst delivered");
+        Assert.That(engine.ReceiveBufferTarget, Is.EqualTo(16 * 1024), "grew to the limit while reads filled the buffer");
+        Assert.That(largest, Is.EqualTo(16 * 1024), "no chunk larger than the limit");
+
+        var delivered = host.Received.Value;
+        for (var i = 0; i < 10; i++)
+            transport.Enqueue(new byte[10]);
+        await Wait.For(host.Received.Reaches(delivered + 100), "small reads delivered");
+        Assert.That(engine.ReceiveBufferTarget, Is.EqualTo(1024), "shrank back to the initial size after the burst");
+        engine.Abort(DisconnectReason.Local);
+    }
+
+    [Test]
     public async Task CopiedAndSharedSendsGoOutInTheOrderTheyWereQueued()
     {
         var transport = new InMemoryTransport { BlockWhenEmpty = true };
