@@ -1,8 +1,7 @@
 using System;
-using System.Buffers;
 using System.Net.Sockets;
-using System.Text;
 using System.Threading.Tasks;
+using NetCoreServer.Examples;
 
 namespace TcpChatClient;
 
@@ -10,81 +9,47 @@ namespace TcpChatClient;
 /// A chat connection that prints everything it receives and, until <see cref="DisconnectAndStopAsync"/> is called,
 /// connects again one second after every disconnect or failed attempt, so it outlives server restarts.
 /// </summary>
-internal sealed class ChatClient : NetCoreServer.TcpClient
+internal sealed class ChatClient : NetCoreServer.TcpClient, IChatClient
 {
-    private static readonly TimeSpan s_reconnectDelay = TimeSpan.FromSeconds(1);
-
-    // A UTF-8 character may be split between two receives; the decoder keeps the partial bytes until the rest arrives.
     // OnReceived calls never overlap, so one decoder needs no lock.
-    private readonly Decoder _decoder = Encoding.UTF8.GetDecoder();
-    private volatile bool _stopping;
-    private volatile bool _retrying;
+    private readonly Utf8ChunkDecoder _decoder = new();
+    private readonly AutoReconnect _reconnect;
 
     public ChatClient(string address, int port)
         : base(address, port)
     {
+        _reconnect = new AutoReconnect(ConnectAsync);
     }
 
-    /// <summary>Disconnects for good: no reconnect follows.</summary>
     public Task DisconnectAndStopAsync()
     {
-        _stopping = true;
+        _reconnect.Stop();
         return DisconnectAndWaitAsync();
     }
 
     protected override void OnConnected()
     {
-        _retrying = false;
+        _reconnect.Recovered();
         _decoder.Reset();
         Console.WriteLine($"Chat TCP client connected a new session with Id {Id}");
     }
 
     protected override void OnDisconnected()
     {
-        if (_stopping)
-        {
+        if (_reconnect.IsStopped)
             Console.WriteLine($"Chat TCP client disconnected a session with Id {Id}");
-            return;
-        }
-
-        // One line per outage, not one per failed attempt.
-        if (!_retrying)
-        {
-            _retrying = true;
-            Console.WriteLine($"Chat TCP client disconnected a session with Id {Id} ({DisconnectReason}); reconnecting every {s_reconnectDelay.TotalSeconds:0} s");
-        }
-
-        // Wait on a timer, not with Thread.Sleep here: a failed connect can report OnDisconnected inline from
-        // ConnectAsync, so sleeping and reconnecting inside this hook would nest one attempt in the next and block
-        // a thread-pool thread for every second the server is away.
-        _ = Task.Delay(s_reconnectDelay).ContinueWith(_ => ReconnectLater(), TaskScheduler.Default);
+        else if (_reconnect.Disconnected())
+            Console.WriteLine($"Chat TCP client disconnected a session with Id {Id} ({DisconnectReason}); reconnecting every {_reconnect.Delay.TotalSeconds:0} s");
     }
 
     protected override void OnReceived(byte[] buffer, long offset, long size)
     {
-        var bytes = buffer.AsSpan(checked((int)offset), checked((int)size));
-        var chars = ArrayPool<char>.Shared.Rent(Encoding.UTF8.GetMaxCharCount(bytes.Length));
-        try
-        {
-            var count = _decoder.GetChars(bytes, chars, flush: false);
-            Console.Out.Write(chars, 0, count);
-            Console.Out.Flush();
-        }
-        finally
-        {
-            ArrayPool<char>.Shared.Return(chars);
-        }
+        Console.Out.Write(_decoder.Decode(buffer.AsSpan(checked((int)offset), checked((int)size))));
+        Console.Out.Flush();
     }
 
     protected override void OnError(SocketError error)
     {
         Console.WriteLine($"Chat TCP client caught an error with code {error}");
-    }
-
-    private void ReconnectLater()
-    {
-        // A console '!' (ReconnectAsync) may already have connected again; ConnectAsync then just returns false.
-        if (!_stopping)
-            ConnectAsync();
     }
 }

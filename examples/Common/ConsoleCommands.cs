@@ -4,19 +4,21 @@ using System.Threading;
 using System.Threading.Channels;
 using System.Threading.Tasks;
 
-namespace TcpChatServer;
+namespace NetCoreServer.Examples;
 
 /// <summary>
 /// Console input as a sequence of commands. The sequence ends on an empty line, at the end of input
 /// (stdin closed or fed from a file) and on SIGINT or SIGTERM, so every way of quitting takes the same
-/// path through <c>Main</c> and the server is stopped cleanly.
+/// path through <c>Main</c> and the server stops (or the client disconnects) cleanly.
 /// </summary>
-internal sealed class ConsoleCommands : IDisposable
+/// <remarks>Create one per process: it owns the SIGINT and SIGTERM handlers until disposed.</remarks>
+public sealed class ConsoleCommands : IDisposable
 {
     private readonly Channel<string> _lines = Channel.CreateUnbounded<string>(new UnboundedChannelOptions { SingleReader = true });
     private readonly PosixSignalRegistration _terminate;
     private readonly PosixSignalRegistration _interrupt;
 
+    /// <summary>Starts reading console lines and handling SIGINT and SIGTERM.</summary>
     public ConsoleCommands()
     {
         _terminate = PosixSignalRegistration.Create(PosixSignal.SIGTERM, OnSignal);
@@ -27,6 +29,7 @@ internal sealed class ConsoleCommands : IDisposable
     }
 
     /// <summary>Returns the next non-empty line, or null when it is time to quit.</summary>
+    /// <returns>The line without its line ending, or null.</returns>
     public async Task<string?> ReadAsync()
     {
         while (await _lines.Reader.WaitToReadAsync().ConfigureAwait(false))
@@ -37,6 +40,7 @@ internal sealed class ConsoleCommands : IDisposable
         return null;
     }
 
+    /// <summary>Gives SIGINT and SIGTERM back to the runtime's default handling.</summary>
     public void Dispose()
     {
         _terminate.Dispose();
@@ -53,7 +57,7 @@ internal sealed class ConsoleCommands : IDisposable
 
     private void OnSignal(PosixSignalContext context)
     {
-        // Without this the runtime ends the process as soon as the handler returns, before the server stops.
+        // Without this the runtime ends the process as soon as the handler returns, before Main has cleaned up.
         context.Cancel = true;
         _lines.Writer.TryComplete();
     }

@@ -1,0 +1,70 @@
+using System;
+using System.Net.Sockets;
+using System.Threading.Tasks;
+
+namespace NetCoreServer.Examples;
+
+/// <summary>The console of the chat servers: every line goes to everyone as (admin), <c>!</c> restarts, an empty line quits.</summary>
+public static class ChatServerConsole
+{
+    /// <summary>Starts the server, then runs console commands until the user quits (empty line, end of input,
+    /// SIGINT or SIGTERM) and stops the server.</summary>
+    /// <typeparam name="TSession">The server's session type.</typeparam>
+    /// <param name="server">The server, not started yet.</param>
+    /// <param name="protocol">The name printed in messages, such as <c>TCP</c>.</param>
+    /// <returns>The process exit code: 0, or 1 when the server could not start.</returns>
+    public static async Task<int> RunAsync<TSession>(StreamServer<TSession> server, string protocol)
+        where TSession : StreamSession
+    {
+        try
+        {
+            if (!server.Start())
+            {
+                Console.Error.WriteLine($"The chat server did not start on {server.Endpoint}");
+                return 1;
+            }
+        }
+        catch (SocketException exception)
+        {
+            Console.Error.WriteLine($"The chat server cannot listen on {server.Endpoint}: {exception.SocketErrorCode}");
+            return 1;
+        }
+
+        // Scripts read the bound port (the real one when port 0 was asked for) from this line, so it must not wait in a buffer.
+        Console.WriteLine($"{protocol} chat server listening on {server.Endpoint}");
+        Console.Out.Flush();
+        Console.WriteLine("Type a line to send it to everyone as (admin), '!' to restart the server, an empty line to quit.");
+
+        using var commands = new ConsoleCommands();
+        while (await commands.ReadAsync().ConfigureAwait(false) is { } line)
+        {
+            if (line == "!")
+            {
+                Console.WriteLine("Server restarting...");
+                Console.WriteLine(Restart(server) ? "Done!" : "The server did not restart; it stays stopped.");
+                continue;
+            }
+            server.Multicast($"(admin) {line}\n");
+        }
+
+        Console.WriteLine("Server stopping...");
+        server.Stop();
+        Console.WriteLine("Done!");
+        return 0;
+    }
+
+    private static bool Restart<TSession>(StreamServer<TSession> server)
+        where TSession : StreamSession
+    {
+        try
+        {
+            return server.Restart();
+        }
+        catch (SocketException exception)
+        {
+            // Another process may have taken the port in the moment it was free.
+            Console.Error.WriteLine($"The chat server cannot listen again on {server.Endpoint}: {exception.SocketErrorCode}");
+            return false;
+        }
+    }
+}

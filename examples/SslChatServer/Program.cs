@@ -1,0 +1,55 @@
+using System;
+using System.Net.Security;
+using System.Security.Authentication;
+using System.Security.Cryptography.X509Certificates;
+using System.Threading.Tasks;
+using NetCoreServer;
+using NetCoreServer.Examples;
+
+namespace SslChatServer;
+
+internal static class Program
+{
+    private const int DefaultPort = 2222;
+
+    private static async Task<int> Main(string[] args)
+    {
+        if (!ExampleCertificates.TryParse(args, out var certificates, out var positional, out var error)
+            || !ChatArguments.TryParseServer(positional, DefaultPort, out var address, out var port))
+        {
+            if (error is not null)
+                Console.Error.WriteLine(error);
+            Console.Error.WriteLine($"Usage: SslChatServer {ExampleCertificates.Usage} [port] [address]");
+            Console.Error.WriteLine($"   (defaults: {DefaultPort} {ChatArguments.DefaultAddress}; port 0 picks a free port;");
+            Console.Error.WriteLine($"    certificates from {ExampleCertificates.DirectoryVariable} or the repository's tools/certificates)");
+            return 2;
+        }
+
+        if (!certificates.TryLoad("server.pfx", out var certificate, out var authority))
+            return 1;
+        using (certificate)
+        using (authority)
+        {
+            var context = new SslContext(SslProtocols.Tls12 | SslProtocols.Tls13, certificate,
+                (_, peer, chain, errors) => AcceptClientCertificate(authority, peer, chain, errors))
+            {
+                // Every client is asked for a certificate and one presented must be valid, but a peer without one
+                // (openssl s_client, a browser) may still chat: mutual TLS here identifies, it does not gate.
+                ClientCertificateRequired = true,
+            };
+            using var server = new ChatServer(context, address, port);
+            return await ChatServerConsole.RunAsync(server, "SSL").ConfigureAwait(false);
+        }
+    }
+
+    // Runs on the handshake's thread-pool thread, for every client.
+    private static bool AcceptClientCertificate(CertificateAuthority authority, X509Certificate? certificate, X509Chain? chain, SslPolicyErrors errors)
+    {
+        if (certificate is null)
+            return true;
+        var problem = authority.CheckClientCertificate(certificate, chain, errors);
+        if (problem is not null)
+            Console.WriteLine($"Chat SSL server rejected a client certificate: {problem}");
+        return problem is null;
+    }
+}
