@@ -6,33 +6,41 @@
 #   SECONDS_PER_RUN=3 build/bench.sh     # shorter
 #
 # Builds the benchmark programs in Release, then, each against a freshly started server:
-#   echo with 1 and with 100 clients against EchoServer (ours) and RawEchoServer (baseline),
-#   multicast with 1 and with 100 clients against MulticastServer.
+#   tcp: echo with 1 and with 100 clients against EchoServer (ours) and RawEchoServer (baseline),
+#        multicast with 1 and with 100 clients against MulticastServer;
+#   ssl: echo and multicast with 1 and with 100 clients against the same servers with --protocol ssl (TLS 1.2/1.3,
+#        tools/certificates/server.pfx, created on first use; clients trust tools/certificates/ca.crt).
 # Every client prints one JSON line (--json); they are collected in $BENCH_OUT/results.jsonl (default
-# artifacts/bench) and summarised as a table with msg/s, MiB/s and, for echo, the ratio ours/raw.
+# artifacts/bench) and summarised as a table with msg/s, MiB/s and, for echo, the ratios ours/raw (tcp) and
+# ssl/tcp (ssl, against our tcp echo with as many clients).
+# Then IdleConnections prints the memory of $IDLE_CONNECTIONS idle connections, tcp and ssl, against raw sockets.
 # Servers are stopped with SIGTERM after each run, and by the exit trap whatever happens.
 # Needs only the .NET SDK (and bash with coreutils, sed and awk).
 #
 # Environment: SECONDS_PER_RUN (5), MESSAGE_SIZE (32), ECHO_MESSAGES (1000 in flight per client),
-# BENCH_BASE_PORT (21111; three ports from it are used), BENCH_OUT (artifacts/bench).
+# IDLE_CONNECTIONS (1000), BENCH_BASE_PORT (21111; five ports from it are used), BENCH_OUT (artifacts/bench).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SECONDS_PER_RUN="${SECONDS_PER_RUN:-5}"
 MESSAGE_SIZE="${MESSAGE_SIZE:-32}"
 ECHO_MESSAGES="${ECHO_MESSAGES:-1000}"
+IDLE_CONNECTIONS="${IDLE_CONNECTIONS:-1000}"
 BASE_PORT="${BENCH_BASE_PORT:-21111}"
 OUT="${BENCH_OUT:-$ROOT/artifacts/bench}"
 ADDRESS=127.0.0.1
 ECHO_PORT=$BASE_PORT
 RAW_PORT=$((BASE_PORT + 1))
 MULTICAST_PORT=$((BASE_PORT + 2))
+SSL_ECHO_PORT=$((BASE_PORT + 3))
+SSL_MULTICAST_PORT=$((BASE_PORT + 4))
 
 # Bounds on every wait, so that nothing here can hang.
 START_TIMEOUT=30                                # seconds for a server to print its "listening" line
 STOP_TIMEOUT=10                                 # seconds for a server to exit after SIGTERM
 CLIENT_TIMEOUT=$((SECONDS_PER_RUN + 60))        # connect (10 s), run, disconnect (10 s), start-up
 SERVER_LIFETIME=$((CLIENT_TIMEOUT + START_TIMEOUT + 60))  # a server stops by itself even if this script is killed
+IDLE_TIMEOUT=900                                # IdleConnections bounds each of its measurements by 5 minutes
 
 export DOTNET_NOLOGO=1 DOTNET_CLI_TELEMETRY_OPTOUT=1
 
@@ -40,11 +48,16 @@ if ! [[ "$SECONDS_PER_RUN" =~ ^[1-9][0-9]*$ ]]; then
     echo "bench.sh: SECONDS_PER_RUN must be a positive whole number of seconds, not '$SECONDS_PER_RUN'" >&2
     exit 2
 fi
+if ! [[ "$IDLE_CONNECTIONS" =~ ^[1-9][0-9]*$ ]]; then
+    echo "bench.sh: IDLE_CONNECTIONS must be a positive whole number, not '$IDLE_CONNECTIONS'" >&2
+    exit 2
+fi
 
 mkdir -p "$OUT"
 # Only this script's own files: BENCH_OUT may be a folder that holds other things.
 rm -f "$OUT"/echo-*.server.log "$OUT"/echo-*.client.out "$OUT"/echo-*.client.err \
-    "$OUT"/multicast-*.server.log "$OUT"/multicast-*.client.out "$OUT"/multicast-*.client.err
+    "$OUT"/multicast-*.server.log "$OUT"/multicast-*.client.out "$OUT"/multicast-*.client.err \
+    "$OUT"/idle-*.out "$OUT"/idle-*.err
 RESULTS="$OUT/results.jsonl"
 : > "$RESULTS"
 
@@ -92,18 +105,18 @@ dll() {
     echo "$ROOT/performance/$1/bin/Release/net10.0/NetCoreServer.Performance.$1.dll"
 }
 
-# start_server LOG PROGRAM PORT [ARGS...]: starts a server and waits for its "listening" line in LOG.
+# start_server LOG PROGRAM PROTOCOL PORT [ARGS...]: starts a server and waits for its "listening" line in LOG.
 start_server() {
-    local log="$1" program="$2" port="$3"
-    shift 3
+    local log="$1" program="$2" protocol="$3" port="$4"
+    shift 4
     # Emptied here, not by the background redirection: otherwise the wait below could see an earlier run's line.
     : > "$log"
-    dotnet "$(dll "$program")" -a "$ADDRESS" -p "$port" --lifetime "$SERVER_LIFETIME" "$@" >> "$log" 2>&1 &
+    dotnet "$(dll "$program")" --protocol "$protocol" -a "$ADDRESS" -p "$port" --lifetime "$SERVER_LIFETIME" "$@" >> "$log" 2>&1 &
     server_pid=$!
     local waited=0
     until grep -q "listening on" "$log" 2>/dev/null; do
         if ! kill -0 "$server_pid" 2>/dev/null; then
-            echo "bench.sh: $program did not start on $ADDRESS:$port:" >&2
+            echo "bench.sh: $program ($protocol) did not start on $ADDRESS:$port:" >&2
             sed 's/^/  /' "$log" >&2
             wait "$server_pid" 2>/dev/null || true
             server_pid=""
@@ -119,21 +132,22 @@ start_server() {
     echo "  $(head -n 1 "$log")"
 }
 
-# run_client BENCHMARK SERVER_LABEL PROGRAM PORT CLIENTS [ARGS...]: runs one client and records its JSON line.
+# run_client BENCHMARK SERVER_LABEL PROGRAM PROTOCOL PORT CLIENTS [ARGS...]: runs one client and records its JSON line.
 run_client() {
-    local benchmark="$1" label="$2" program="$3" port="$4" clients="$5"
-    shift 5
-    local stdout="$OUT/$benchmark-$label-$clients.client.out" stderr="$OUT/$benchmark-$label-$clients.client.err"
-    echo "  $benchmark, $clients client(s), ${SECONDS_PER_RUN} s ..."
+    local benchmark="$1" label="$2" program="$3" protocol="$4" port="$5" clients="$6"
+    shift 6
+    local name="$benchmark-$protocol-$label-$clients"
+    local stdout="$OUT/$name.client.out" stderr="$OUT/$name.client.err"
+    echo "  $benchmark over $protocol, $clients client(s), ${SECONDS_PER_RUN} s ..."
     # In the background and waited for, so that Ctrl+C or SIGTERM reaches the exit trap at once, not after the run.
-    timeout "$CLIENT_TIMEOUT" dotnet "$(dll "$program")" -a "$ADDRESS" -p "$port" -c "$clients" -s "$MESSAGE_SIZE" \
-        -z "$SECONDS_PER_RUN" --json "$@" > "$stdout" 2> "$stderr" &
+    timeout "$CLIENT_TIMEOUT" dotnet "$(dll "$program")" --protocol "$protocol" -a "$ADDRESS" -p "$port" -c "$clients" \
+        -s "$MESSAGE_SIZE" -z "$SECONDS_PER_RUN" --json "$@" > "$stdout" 2> "$stderr" &
     client_pid=$!
     local code=0
     wait "$client_pid" || code=$?
     client_pid=""
     if (( code != 0 )); then
-        echo "bench.sh: $program failed with exit code $code ($benchmark against $label with $clients clients):" >&2
+        echo "bench.sh: $program failed with exit code $code ($benchmark over $protocol against $label with $clients clients):" >&2
         sed 's/^/  /' "$stderr" >&2
         return 1
     fi
@@ -148,20 +162,20 @@ run_client() {
 
 # One run: a fresh server, one client run, the server stopped again.
 run() {
-    local benchmark="$1" label="$2" server="$3" client="$4" port="$5" clients="$6"
+    local benchmark="$1" label="$2" server="$3" client="$4" protocol="$5" port="$6" clients="$7"
     local server_args=() client_args=()
     case "$benchmark" in
         echo) client_args=(-m "$ECHO_MESSAGES") ;;
         # The client counts messages as bytes divided by its -s, so the server must send that size.
         multicast) server_args=(-s "$MESSAGE_SIZE") ;;
     esac
-    start_server "$OUT/$benchmark-$label-$clients.server.log" "$server" "$port" "${server_args[@]}"
-    run_client "$benchmark" "$label" "$client" "$port" "$clients" "${client_args[@]}"
+    start_server "$OUT/$benchmark-$protocol-$label-$clients.server.log" "$server" "$protocol" "$port" "${server_args[@]}"
+    run_client "$benchmark" "$label" "$client" "$protocol" "$port" "$clients" "${client_args[@]}"
     stop_server
 }
 
 echo "Building the benchmark programs (Release)..."
-for project in EchoServer EchoClient RawEchoServer MulticastServer MulticastClient; do
+for project in EchoServer EchoClient RawEchoServer MulticastServer MulticastClient IdleConnections; do
     if ! dotnet build "$ROOT/performance/$project" -c Release -nologo -v quiet > "$OUT/build-$project.log" 2>&1; then
         echo "bench.sh: building performance/$project failed:" >&2
         grep -E "error|warning" "$OUT/build-$project.log" | sort -u | sed 's/^/  /' >&2 || tail -n 20 "$OUT/build-$project.log" >&2
@@ -171,11 +185,17 @@ done
 
 echo "Running (${SECONDS_PER_RUN} s per run, ${MESSAGE_SIZE}-byte messages, loopback $ADDRESS)..."
 for clients in 1 100; do
-    run echo ours EchoServer EchoClient "$ECHO_PORT" "$clients"
-    run echo raw RawEchoServer EchoClient "$RAW_PORT" "$clients"
+    run echo ours EchoServer EchoClient tcp "$ECHO_PORT" "$clients"
+    run echo raw RawEchoServer EchoClient tcp "$RAW_PORT" "$clients"
 done
 for clients in 1 100; do
-    run multicast ours MulticastServer MulticastClient "$MULTICAST_PORT" "$clients"
+    run multicast ours MulticastServer MulticastClient tcp "$MULTICAST_PORT" "$clients"
+done
+for clients in 1 100; do
+    run echo ours EchoServer EchoClient ssl "$SSL_ECHO_PORT" "$clients"
+done
+for clients in 1 100; do
+    run multicast ours MulticastServer MulticastClient ssl "$SSL_MULTICAST_PORT" "$clients"
 done
 
 # field JSON KEY: the value of KEY in a flat JSON object (strings without quotes).
@@ -183,30 +203,65 @@ field() {
     sed -E "s/.*\"$2\":\"?([^,\"}]*)\"?.*/\1/" <<< "$1"
 }
 
+# ratio NUMERATOR DENOMINATOR: "1.23", or "n/a" when the denominator is not positive.
+ratio() {
+    awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'
+}
+
+# rate_of BENCHMARK SERVER PROTOCOL CLIENTS: msg/s of that run, or nothing when it is not in the results.
+rate_of() {
+    local line
+    line="$(grep "\"benchmark\":\"$1\",\"server\":\"$2\",\"protocol\":\"$3\",\"clients\":$4," "$RESULTS" | tail -n 1 || true)"
+    [[ -z "$line" ]] || field "$line" msg_per_s
+}
+
 echo
 echo "Summary (${SECONDS_PER_RUN} s per run, ${MESSAGE_SIZE}-byte messages; echo: ${ECHO_MESSAGES} messages in flight per client)"
-printf '%-10s %-14s %8s %14s %11s %7s %9s\n' "Benchmark" "Server" "Clients" "msg/s" "MiB/s" "Errors" "ours/raw"
-printf '%-10s %-14s %8s %14s %11s %7s %9s\n' "---------" "------" "-------" "-----" "-----" "------" "--------"
+printf '%-10s %-9s %-14s %8s %14s %11s %7s %9s %8s\n' "Benchmark" "Protocol" "Server" "Clients" "msg/s" "MiB/s" "Errors" "ours/raw" "ssl/tcp"
+printf '%-10s %-9s %-14s %8s %14s %11s %7s %9s %8s\n' "---------" "--------" "------" "-------" "-----" "-----" "------" "--------" "-------"
 while IFS= read -r line; do
     benchmark="$(field "$line" benchmark)"
     label="$(field "$line" server)"
+    protocol="$(field "$line" protocol)"
     clients="$(field "$line" clients)"
     rate="$(field "$line" msg_per_s)"
     mib="$(field "$line" mib_per_s)"
     errors="$(field "$line" errors)"
-    ratio=""
-    if [[ "$benchmark" == echo && "$label" == ours ]]; then
-        raw_line="$(grep "\"benchmark\":\"echo\",\"server\":\"raw\",\"protocol\":\"[a-z]*\",\"clients\":$clients," "$RESULTS" || true)"
-        if [[ -n "$raw_line" ]]; then
-            ratio="$(awk -v ours="$rate" -v raw="$(field "$raw_line" msg_per_s)" 'BEGIN { if (raw > 0) printf "%.2f", ours / raw; else print "n/a" }')"
-        fi
+    versus_raw=""
+    versus_tcp=""
+    if [[ "$benchmark" == echo && "$label" == ours && "$protocol" == tcp ]]; then
+        raw_rate="$(rate_of echo raw tcp "$clients")"
+        [[ -z "$raw_rate" ]] || versus_raw="$(ratio "$rate" "$raw_rate")"
+    fi
+    if [[ "$benchmark" == echo && "$label" == ours && "$protocol" == ssl ]]; then
+        tcp_rate="$(rate_of echo ours tcp "$clients")"
+        [[ -z "$tcp_rate" ]] || versus_tcp="$(ratio "$rate" "$tcp_rate")"
     fi
     case "$label" in
         ours) server_name="NetCoreServer" ;;
         raw) server_name="raw sockets" ;;
         *) server_name="$label" ;;
     esac
-    printf '%-10s %-14s %8s %14.0f %11.2f %7s %9s\n' "$benchmark" "$server_name" "$clients" "$rate" "$mib" "$errors" "$ratio"
+    printf '%-10s %-9s %-14s %8s %14.0f %11.2f %7s %9s %8s\n' \
+        "$benchmark" "$protocol" "$server_name" "$clients" "$rate" "$mib" "$errors" "$versus_raw" "$versus_tcp"
 done < "$RESULTS"
 echo
 echo "JSON lines: $RESULTS"
+
+# Memory per idle connection, in-process (server and clients in one program, on a port the system picks).
+for protocol in tcp ssl; do
+    echo
+    echo "Idle connections over $protocol ($IDLE_CONNECTIONS connections) ..."
+    timeout "$IDLE_TIMEOUT" dotnet "$(dll IdleConnections)" --protocol "$protocol" -c "$IDLE_CONNECTIONS" \
+        > "$OUT/idle-$protocol.out" 2> "$OUT/idle-$protocol.err" &
+    client_pid=$!
+    code=0
+    wait "$client_pid" || code=$?
+    client_pid=""
+    if (( code != 0 )); then
+        echo "bench.sh: IdleConnections ($protocol) failed with exit code $code:" >&2
+        sed 's/^/  /' "$OUT/idle-$protocol.err" >&2
+        exit 1
+    fi
+    cat "$OUT/idle-$protocol.out"
+done

@@ -1,7 +1,9 @@
 using System;
 using System.Collections.Generic;
 using System.Diagnostics;
+using System.IO;
 using System.Linq;
+using System.Security.Cryptography;
 using System.Threading.Tasks;
 
 namespace NetCoreServer.Performance.Common;
@@ -47,6 +49,12 @@ public static class ClientHost
             DisposeAll(clients);
             Console.Error.WriteLine($"error: invalid address '{options.Address}': {exception.Message}");
             return ExitCodes.Usage;
+        }
+        catch (Exception exception) when (exception is CryptographicException or IOException or UnauthorizedAccessException)
+        {
+            DisposeAll(clients);
+            Console.Error.WriteLine($"error: could not load the certificate to validate the server with: {exception.Message}");
+            return ExitCodes.Failure;
         }
 
         try

@@ -21,6 +21,13 @@ public class ClientOptions : EndpointOptions
     [Option("json", Default = false, HelpText = "Print the result as one JSON line.")]
     public bool Json { get; set; }
 
+    /// <summary>
+    /// The authority the ssl server's certificate must chain to (<c>--ca</c>); default null, which means
+    /// <c>tools/certificates/ca.crt</c> of the repository (see <see cref="DevelopmentTls.TrustAuthority"/>).
+    /// </summary>
+    [Option("ca", HelpText = "ssl: the authority certificate (PEM or DER) the server's certificate must chain to (default: tools/certificates/ca.crt of the repository).")]
+    public string? Authority { get; set; }
+
     /// <summary>The "messages" figure of the report, or null when this client has none.</summary>
     public virtual int? ReportedMessages => null;
 
@@ -35,6 +42,8 @@ public class ClientOptions : EndpointOptions
             return $"the duration (-z) must be at least 1 second, not {Seconds}";
         if (Port is 0)
             return "a client needs the server's port (-p), not 0";
+        if (Authority is not null && string.IsNullOrWhiteSpace(Authority))
+            return "the authority path (--ca) must not be empty";
         return base.Validate();
     }
 }

@@ -3,7 +3,7 @@ using CommandLine;
 namespace NetCoreServer.Performance.Common;
 
 /// <summary>Options every benchmark program has: where the server is and which protocol it speaks.</summary>
-public class EndpointOptions
+public class EndpointOptions : IValidatedOptions
 {
     /// <summary>Server address (<c>-a</c>); default 127.0.0.1.</summary>
     [Option('a', "address", Default = "127.0.0.1", HelpText = "Server address.")]
@@ -14,13 +14,13 @@ public class EndpointOptions
     public int? Port { get; set; }
 
     /// <summary>Protocol (<c>--protocol</c>); default tcp.</summary>
-    [Option("protocol", Default = "tcp", HelpText = "Protocol: tcp (ssl, uds, udp, ws, wss, http, https are planned).")]
+    [Option("protocol", Default = "tcp", HelpText = "Protocol: tcp or ssl, as the program implements them (uds, udp, ws, wss, http, https are planned).")]
     public string Protocol { get; set; } = "tcp";
 
     /// <summary>The port to use: the one given, or the protocol's default.</summary>
     public int ResolvedPort => Port ?? Protocols.DefaultPort(Protocol);
 
-    /// <summary>Checks the values after parsing; returns a message for the first bad one, or null when all are valid.</summary>
+    /// <inheritdoc />
     public virtual string? Validate()
     {
         if (string.IsNullOrWhiteSpace(Address))

@@ -15,7 +15,7 @@ public static class OptionsParser
     /// <see cref="ExitCodes.Success"/> after <c>--help</c> or <c>--version</c>, <see cref="ExitCodes.Usage"/> otherwise.
     /// </summary>
     public static bool TryParse<TOptions>(string[] args, [NotNullWhen(true)] out TOptions? options, out int exitCode)
-        where TOptions : EndpointOptions, new()
+        where TOptions : class, IValidatedOptions, new()
     {
         using var parser = new Parser(settings =>
         {

@@ -1,4 +1,6 @@
 using System;
+using System.IO;
+using System.Security.Cryptography;
 using System.Threading;
 using System.Threading.Tasks;
 
@@ -33,6 +35,11 @@ public static class ServerHost
         {
             Console.Error.WriteLine($"error: invalid address '{options.Address}': {exception.Message}");
             return ExitCodes.Usage;
+        }
+        catch (Exception exception) when (exception is CryptographicException or IOException or UnauthorizedAccessException)
+        {
+            Console.Error.WriteLine($"error: {title} could not load its certificate: {exception.Message}");
+            return ExitCodes.Failure;
         }
 
         using (server)

@@ -12,11 +12,24 @@ public class ServerOptions : EndpointOptions
     [Option("lifetime", Default = 0, HelpText = "Stop by itself after this many seconds (0 = run until Ctrl+C or SIGTERM).")]
     public int Lifetime { get; set; }
 
+    /// <summary>
+    /// The server's PKCS#12 certificate for ssl (<c>--cert</c>); default null, which means <c>tools/certificates/server.pfx</c>
+    /// of the repository, created when missing (see <see cref="DevelopmentTls.LoadServerCertificate"/>). A file given must exist.
+    /// </summary>
+    [Option("cert", HelpText = "ssl: the server certificate, a PKCS#12 file (default: tools/certificates/server.pfx of the repository, created when missing).")]
+    public string? Certificate { get; set; }
+
+    /// <summary>The password of <see cref="Certificate"/> (<c>--password</c>); default qwerty, the development certificates' password.</summary>
+    [Option("password", Default = DevelopmentTls.DefaultPassword, HelpText = "ssl: the certificate's password.")]
+    public string Password { get; set; } = DevelopmentTls.DefaultPassword;
+
     /// <inheritdoc />
     public override string? Validate()
     {
         if (Lifetime < 0)
             return $"the lifetime (--lifetime) must not be negative, not {Lifetime}";
+        if (Certificate is not null && string.IsNullOrWhiteSpace(Certificate))
+            return "the certificate path (--cert) must not be empty";
         return base.Validate();
     }
 }

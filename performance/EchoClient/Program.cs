@@ -10,7 +10,8 @@ namespace NetCoreServer.Performance.EchoClient;
 internal static class Program
 {
     private static readonly ProtocolCatalog<IBenchmarkClientFactory<EchoClientOptions>> s_protocols = new ProtocolCatalog<IBenchmarkClientFactory<EchoClientOptions>>()
-        .Add("tcp", new TcpEchoClientFactory());
+        .Add("tcp", new TcpEchoClientFactory())
+        .Add("ssl", new SslEchoClientFactory());
 
     private static Task<int> Main(string[] args) => ClientHost.RunAsync(args, s_protocols);
 }

@@ -1,4 +1,3 @@
-using System;
 using System.Net.Sockets;
 using NetCoreServer.Performance.Common;
 
@@ -11,5 +10,5 @@ internal sealed class EchoTcpServer(string address, int port) : TcpServer(addres
 
     protected override TcpSession CreateSession() => new EchoTcpSession(this);
 
-    protected override void OnError(SocketError error) => Console.Error.WriteLine($"Echo server caught an error: {error}");
+    protected override void OnError(SocketError error) => EchoSessionLogic.ServerError(error);
 }

@@ -3,11 +3,12 @@ using NetCoreServer.Performance.Common;
 
 namespace NetCoreServer.Performance.EchoServer;
 
-/// <summary>Echo benchmark server: sends every received chunk back to its sender.</summary>
+/// <summary>Echo benchmark server: sends every received chunk back to its sender, over tcp or ssl (<c>--protocol</c>).</summary>
 internal static class Program
 {
     private static readonly ProtocolCatalog<IBenchmarkServerFactory<ServerOptions>> s_protocols = new ProtocolCatalog<IBenchmarkServerFactory<ServerOptions>>()
-        .Add("tcp", new TcpEchoServerFactory());
+        .Add("tcp", new TcpEchoServerFactory())
+        .Add("ssl", new SslEchoServerFactory());
 
     private static Task<int> Main(string[] args) => ServerHost.RunAsync(args, "Echo server", s_protocols);
 }

@@ -10,7 +10,8 @@ namespace NetCoreServer.Performance.MulticastClient;
 internal static class Program
 {
     private static readonly ProtocolCatalog<IBenchmarkClientFactory<ClientOptions>> s_protocols = new ProtocolCatalog<IBenchmarkClientFactory<ClientOptions>>()
-        .Add("tcp", new TcpMulticastClientFactory());
+        .Add("tcp", new TcpMulticastClientFactory())
+        .Add("ssl", new SslMulticastClientFactory());
 
     private static Task<int> Main(string[] args) => ClientHost.RunAsync(args, s_protocols);
 }

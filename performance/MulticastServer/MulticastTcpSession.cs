@@ -1,30 +1,20 @@
-using System;
 using System.Net.Sockets;
 
 namespace NetCoreServer.Performance.MulticastServer;
 
-/// <summary>
-/// A receiving end of the multicast. Its send queue is capped, so a slow client misses messages instead of making
-/// the server's memory grow; a refused message and sent data are reported to the server's multicast loop.
-/// </summary>
+/// <summary>A receiving end of the multicast over TCP; its send queue is capped by the <see cref="MulticastPump"/>.</summary>
 internal sealed class MulticastTcpSession : TcpSession
 {
-    private readonly MulticastTcpServer _server;
+    private readonly MulticastPump _pump;
 
-    public MulticastTcpSession(MulticastTcpServer server, int sendBufferLimit)
+    public MulticastTcpSession(TcpServer server, MulticastPump pump)
         : base(server)
     {
-        _server = server;
-        OptionSendBufferLimit = sendBufferLimit;
+        _pump = pump;
+        OptionSendBufferLimit = pump.SendBufferLimit;
     }
 
-    protected override void OnSent(long sent, long pending) => _server.NoteRoom();
+    protected override void OnSent(long sent, long pending) => _pump.SessionSent();
 
-    protected override void OnError(SocketError error)
-    {
-        if (error == SocketError.NoBufferSpaceAvailable)
-            _server.NoteRefusal();
-        else
-            Console.Error.WriteLine($"Multicast session {Id} caught an error: {error}");
-    }
+    protected override void OnError(SocketError error) => _pump.SessionError(Id, error);
 }

@@ -10,7 +10,8 @@ namespace NetCoreServer.Performance.MulticastServer;
 internal static class Program
 {
     private static readonly ProtocolCatalog<IBenchmarkServerFactory<MulticastServerOptions>> s_protocols = new ProtocolCatalog<IBenchmarkServerFactory<MulticastServerOptions>>()
-        .Add("tcp", new TcpMulticastServerFactory());
+        .Add("tcp", new TcpMulticastServerFactory())
+        .Add("ssl", new SslMulticastServerFactory());
 
     private static Task<int> Main(string[] args) => ServerHost.RunAsync(args, "Multicast server", s_protocols);
 }

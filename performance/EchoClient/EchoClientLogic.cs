@@ -1,0 +1,39 @@
+using NetCoreServer.Performance.Common;
+
+namespace NetCoreServer.Performance.EchoClient;
+
+/// <summary>
+/// What one echo client does, whatever its transport: sends the whole burst (messages in flight times message size)
+/// once it can, then returns every received chunk to the server, so the same number of bytes stays in flight for
+/// the whole run. The tcp and ssl clients forward their hooks here.
+/// </summary>
+internal sealed class EchoClientLogic(ConnectionMeter meter, byte[] burst)
+{
+    /// <summary>Call from the client's constructor.</summary>
+    public static void Configure(StreamClient client)
+    {
+        // What is queued can never exceed the burst, which the options already bound; the default limit would
+        // only refuse large -m times -s combinations.
+        client.OptionSendBufferLimit = 0;
+    }
+
+    /// <summary>Call once data can flow: from OnConnected over tcp, from OnHandshaked over ssl.</summary>
+    public void Ready(StreamClient client)
+    {
+        client.SendAsync(burst);
+        meter.Connected();
+    }
+
+    /// <summary>Call from OnReceived.</summary>
+    public void Received(StreamClient client, byte[] buffer, long offset, long size)
+    {
+        meter.Received(size);
+        client.SendAsync(buffer, offset, size);
+    }
+
+    /// <summary>Call from OnDisconnected.</summary>
+    public void Disconnected() => meter.Disconnected();
+
+    /// <summary>Call from OnError.</summary>
+    public void Error() => meter.Error();
+}

@@ -1,0 +1,46 @@
+using System;
+using CommandLine;
+using NetCoreServer.Performance.Common;
+
+namespace NetCoreServer.Performance.IdleConnections;
+
+/// <summary>Options of the idle connections benchmark.</summary>
+internal sealed class IdleOptions : IValidatedOptions
+{
+    /// <summary>The most connections asked for: two sockets each, in one process, within the usual descriptor limits.</summary>
+    public const int MaximumConnections = 100_000;
+
+    /// <summary>Protocol (<c>--protocol</c>): tcp or ssl; default tcp.</summary>
+    [Option("protocol", Default = "tcp", HelpText = "Protocol: tcp or ssl.")]
+    public string Protocol { get; set; } = "tcp";
+
+    /// <summary>Connections to open (<c>-c</c>); default 1000.</summary>
+    [Option('c', "connections", Default = 1000, HelpText = "Count of idle connections.")]
+    public int Connections { get; set; } = 1000;
+
+    /// <summary>Prints the result as one JSON line instead of the table (<c>--json</c>).</summary>
+    [Option("json", Default = false, HelpText = "Print the result as one JSON line.")]
+    public bool Json { get; set; }
+
+    /// <summary>
+    /// Measures one set of connections in this process and prints its JSON line (<c>--phase</c>); used by the program
+    /// itself, which runs every set in a fresh process so that one set's freed memory cannot hide the next one's.
+    /// </summary>
+    [Option("phase", Hidden = true, HelpText = "Internal: measure one set (library, raw, raw-tls) in this process.")]
+    public string? Phase { get; set; }
+
+    /// <summary>True for ssl.</summary>
+    public bool Tls => Protocol.Equals("ssl", StringComparison.OrdinalIgnoreCase);
+
+    /// <inheritdoc />
+    public string? Validate()
+    {
+        if (!Protocol.Equals("tcp", StringComparison.OrdinalIgnoreCase) && !Tls)
+            return $"the protocol (--protocol) must be tcp or ssl, not '{Protocol}'";
+        if (Connections is < 1 or > MaximumConnections)
+            return $"the connection count (-c) must be between 1 and {MaximumConnections}, not {Connections}";
+        if (Phase is not null && !ConnectionSets.IsKnown(Phase))
+            return $"unknown phase '{Phase}'";
+        return null;
+    }
+}
