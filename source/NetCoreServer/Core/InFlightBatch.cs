@@ -5,12 +5,13 @@ namespace NetCoreServer.Core;
 
 /// <summary>
 /// The segments handed to the transport in one send. Reused for the life of a connection so steady-state
-/// sending allocates nothing; a partial send trims the front and the rest is sent again.
+/// sending allocates nothing; a partial send trims the front and the rest is sent again. The lists start empty and
+/// grow to the largest batch seen, so an idle connection that never sent much pays almost nothing for them.
 /// </summary>
 internal sealed class InFlightBatch
 {
-    private readonly List<SendQueue.Segment> _segments = new(SendQueue.MaxBatchSegments);
-    private readonly List<ArraySegment<byte>> _views = new(SendQueue.MaxBatchSegments);
+    private readonly List<SendQueue.Segment> _segments = new();
+    private readonly List<ArraySegment<byte>> _views = new();
 
     public int Count => _segments.Count;
 
