@@ -8,9 +8,11 @@ RESULTS="$ROOT/artifacts/test-results"
 rm -rf "$RESULTS" && mkdir -p "$RESULTS"
 
 # Real peers nobody here wrote: installed by the script, never assumed.
+# command -> Debian package
+declare -A package=([socat]=socat [curl]=curl [openssl]=openssl [unshare]=util-linux [ip]=iproute2)
 missing=()
-for tool in socat curl openssl; do
-    command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
+for tool in "${!package[@]}"; do
+    command -v "$tool" >/dev/null 2>&1 || missing+=("${package[$tool]}")
 done
 if ((${#missing[@]})); then
     echo "Installing test peers: ${missing[*]}"

@@ -9,12 +9,15 @@ namespace NetCoreServer.Udp;
 
 internal sealed partial class DatagramEngine
 {
-    // Receive loop states. Parked: waiting for ReceiveAsync. Running: one datagram wanted. Requested: running, and
-    // ReceiveAsync was called again meanwhile, so one more is wanted after the current one.
+    // Receive loop states, as in NetCoreServer where at most one receive is outstanding. Parked: nothing wanted, the
+    // loop waits for ReceiveAsync. Wanted: a datagram is wanted (the receive is pending); more ReceiveAsync calls
+    // change nothing. Delivering: a datagram is in OnReceived. Requested: ReceiveAsync was called during delivery,
+    // so the next datagram is wanted as soon as OnReceived returns.
     private const int ReceiveParked = 0;
-    private const int ReceiveRunning = 1;
-    private const int ReceiveRequested = 2;
-    private const int ReceiveStopped = 3;
+    private const int ReceiveWanted = 1;
+    private const int ReceiveDelivering = 2;
+    private const int ReceiveRequested = 3;
+    private const int ReceiveStopped = 4;
 
     // After this many failed receives in a row the loop pauses between attempts instead of spinning on a broken socket.
     private const int ErrorsBeforeBackoff = 16;
@@ -25,9 +28,9 @@ internal sealed partial class DatagramEngine
     private int _receiveState = ReceiveParked;
 
     /// <summary>
-    /// NetCoreServer's ReceiveAsync: asks for one more datagram. Calls made while a datagram is already wanted
-    /// collapse into that one. Never recurses: from inside a hook it only records the request, and the loop picks it
-    /// up when the hook returns. When the loop is parked it continues inline on this thread until the receive is
+    /// NetCoreServer's ReceiveAsync: asks for the next datagram. Calls made while a receive is already pending change
+    /// nothing. Never recurses: during OnReceived it only records the request, and the loop picks it up when the hook
+    /// returns. When the loop is parked it continues inline on this thread until the receive is
     /// pending, so a datagram already waiting is delivered before this returns (as in NetCoreServer).
     /// </summary>
     public void RequestReceive()
@@ -37,14 +40,14 @@ internal sealed partial class DatagramEngine
             switch (Volatile.Read(ref _receiveState))
             {
                 case ReceiveParked:
-                    if (Interlocked.CompareExchange(ref _receiveState, ReceiveRunning, ReceiveParked) == ReceiveParked)
+                    if (Interlocked.CompareExchange(ref _receiveState, ReceiveWanted, ReceiveParked) == ReceiveParked)
                     {
                         _receiveSignal.Set();
                         return;
                     }
                     break;
-                case ReceiveRunning:
-                    if (Interlocked.CompareExchange(ref _receiveState, ReceiveRequested, ReceiveRunning) == ReceiveRunning)
+                case ReceiveDelivering:
+                    if (Interlocked.CompareExchange(ref _receiveState, ReceiveRequested, ReceiveDelivering) == ReceiveDelivering)
                         return;
                     break;
                 default:
@@ -92,7 +95,7 @@ internal sealed partial class DatagramEngine
         {
             while (true)
             {
-                await _receiveSignal.WaitAsync();
+                await _receiveSignal.WaitAsync().ConfigureAwait(false);
                 if (_closed)
                     return;
                 var size = _options.EffectiveReceiveBufferSize;
@@ -100,7 +103,7 @@ internal sealed partial class DatagramEngine
                 var failures = 0;
                 while (true)
                 {
-                    var result = await _receiveArgs.ReceiveFromAsync(Socket, buffer.AsMemory(0, size));
+                    var result = await _receiveArgs.ReceiveFromAsync(Socket, buffer.AsMemory(0, size)).ConfigureAwait(false);
                     if (_closed)
                         return;
                     if (result.Error == SocketError.MessageSize || (result.Succeeded && _receiveArgs.Truncated))
@@ -122,10 +125,12 @@ internal sealed partial class DatagramEngine
                     failures = 0;
                     Interlocked.Increment(ref _datagramsReceived);
                     Interlocked.Add(ref _bytesReceived, result.Bytes);
+                    // Only this loop leaves Wanted, so a plain exchange is enough.
+                    Interlocked.Exchange(ref _receiveState, ReceiveDelivering);
                     RaiseReceived(_receiveArgs.RemoteEndPoint!, buffer, result.Bytes);
                     if (_closed)
                         return;
-                    if (!_options.ContinuousReceive && !KeepReceiving())
+                    if (!KeepReceiving())
                         break;
                 }
                 ArrayPool<byte>.Shared.Return(buffer);
@@ -142,16 +147,24 @@ internal sealed partial class DatagramEngine
         }
     }
 
-    /// <summary>After a one-shot datagram: continue if ReceiveAsync was called meanwhile, otherwise park.</summary>
+    /// <summary>
+    /// After a delivery: continue in continuous mode or when ReceiveAsync was called during OnReceived (state back to
+    /// Wanted), otherwise park.
+    /// </summary>
     private bool KeepReceiving()
     {
+        if (_options.ContinuousReceive)
+        {
+            Interlocked.Exchange(ref _receiveState, ReceiveWanted);
+            return true;
+        }
         // Reset before publishing Parked: a waker may Set as soon as it sees Parked.
         _receiveSignal.Reset();
         while (true)
         {
-            if (Interlocked.CompareExchange(ref _receiveState, ReceiveRunning, ReceiveRequested) == ReceiveRequested)
+            if (Interlocked.CompareExchange(ref _receiveState, ReceiveWanted, ReceiveRequested) == ReceiveRequested)
                 return true;
-            if (Interlocked.CompareExchange(ref _receiveState, ReceiveParked, ReceiveRunning) == ReceiveRunning)
+            if (Interlocked.CompareExchange(ref _receiveState, ReceiveParked, ReceiveDelivering) == ReceiveDelivering)
                 return false;
         }
     }

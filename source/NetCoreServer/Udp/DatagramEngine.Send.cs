@@ -8,14 +8,6 @@ using System.Threading.Tasks;
 
 namespace NetCoreServer.Udp;
 
-/// <summary>What became of a datagram offered to SendAsync.</summary>
-internal enum EnqueueResult
-{
-    Accepted,
-    Closed,
-    OverLimit,
-}
-
 internal sealed partial class DatagramEngine
 {
     private readonly object _sendLock = new();
@@ -149,11 +141,11 @@ internal sealed partial class DatagramEngine
                 if (park)
                 {
                     drained?.TrySetResult();
-                    await _sendSignal.WaitAsync();
+                    await _sendSignal.WaitAsync().ConfigureAwait(false);
                     continue;
                 }
 
-                var result = await _sendArgs.SendToAsync(Socket, next.Target, next.Buffer.AsMemory(0, next.Length));
+                var result = await _sendArgs.SendToAsync(Socket, next.Target, next.Buffer.AsMemory(0, next.Length)).ConfigureAwait(false);
                 ArrayPool<byte>.Shared.Return(next.Buffer);
                 lock (_sendLock)
                 {

@@ -64,6 +64,18 @@ internal sealed partial class DatagramEngine
     /// <summary>Starts both loops; they park at once until a receive is requested or a datagram is queued.</summary>
     public void Start()
     {
+        // The loops outlive this call: they must not keep the caller's execution context (its AsyncLocals).
+        if (ExecutionContext.IsFlowSuppressed())
+        {
+            StartLoops();
+            return;
+        }
+        using (ExecutionContext.SuppressFlow())
+            StartLoops();
+    }
+
+    private void StartLoops()
+    {
         _receiveLoop = ReceiveLoopAsync();
         _sendLoop = SendLoopAsync();
     }
@@ -83,7 +95,7 @@ internal sealed partial class DatagramEngine
         Socket.Dispose();
         if (wakeSender)
             _sendSignal.Set();
-        if (Interlocked.CompareExchange(ref _receiveState, ReceiveRunning, ReceiveParked) == ReceiveParked)
+        if (Interlocked.CompareExchange(ref _receiveState, ReceiveWanted, ReceiveParked) == ReceiveParked)
             _receiveSignal.Set();
         if (!IsInsideHook)
         {

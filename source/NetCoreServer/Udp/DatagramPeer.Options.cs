@@ -51,12 +51,18 @@ public abstract partial class DatagramPeer
     /// <summary>
     /// Keep receiving without calling <see cref="ReceiveAsync"/> for every datagram (default false, NetCoreServer's
     /// one-shot model). When true, receiving starts by itself after OnStarted (server) or OnConnected (client), and each
-    /// datagram is followed by the next receive as soon as <see cref="OnReceived"/> returns. Can be changed at any time.
+    /// datagram is followed by the next receive as soon as <see cref="OnReceived"/> returns. Can be changed at any time:
+    /// turned on while the socket is open, receiving starts at once; turned off, it stops after the next datagram.
     /// </summary>
     public bool OptionContinuousReceive
     {
         get => _options.ContinuousReceive;
-        set => _options.ContinuousReceive = value;
+        set
+        {
+            _options.ContinuousReceive = value;
+            if (value)
+                OpenEngine?.RequestReceive();
+        }
     }
 
     /// <summary>

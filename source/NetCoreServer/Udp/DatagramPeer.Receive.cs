@@ -57,10 +57,10 @@ public abstract partial class DatagramPeer
 
     /// <summary>
     /// NetCoreServer's one-shot receive: asks for the next datagram, delivered to <see cref="OnReceived"/>. Call it again
-    /// (from OnReceived, OnSent or anywhere) for the one after; calls made while a datagram is already awaited count
-    /// once. With <see cref="OptionContinuousReceive"/> receiving never stops and this is not needed. Never recurses,
-    /// whatever the burst: from inside a hook it only records the request. Otherwise a datagram already waiting may be
-    /// delivered on the calling thread before this returns.
+    /// (from OnReceived, OnSent or anywhere) for the one after; as in NetCoreServer at most one receive is outstanding,
+    /// so calls made while it is pending change nothing. With <see cref="OptionContinuousReceive"/> receiving never
+    /// stops and this is not needed. Never recurses, whatever the burst: from inside OnReceived it only records the
+    /// request. Otherwise a datagram already waiting may be delivered on the calling thread before this returns.
     /// </summary>
     public virtual void ReceiveAsync() => OpenEngine?.RequestReceive();
 }

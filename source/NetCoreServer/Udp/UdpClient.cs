@@ -63,7 +63,9 @@ public partial class UdpClient : DatagramPeer
 
     /// <summary>
     /// Bind to the endpoint's port on any address instead of an ephemeral port, as a multicast receiver must (default
-    /// false; set by <see cref="SetupMulticast"/>). Applied on Connect.
+    /// false; set by <see cref="SetupMulticast"/>). Applied on Connect. On Linux the socket then receives only the groups
+    /// it joined itself: IP_MULTICAST_ALL is turned off, where the system default would also deliver every group joined
+    /// by any other socket on the host to this port.
     /// </summary>
     public bool OptionMulticast { get; set; }
 
