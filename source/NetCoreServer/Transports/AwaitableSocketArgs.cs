@@ -50,6 +50,31 @@ internal sealed class AwaitableSocketArgs : SocketAsyncEventArgs, IValueTaskSour
         return Run(socket, static (s, e) => s.SendAsync(e));
     }
 
+    /// <summary>True when the last datagram receive filled the buffer and the kernel dropped the datagram's tail.</summary>
+    public bool Truncated => (SocketFlags & SocketFlags.Truncated) != 0;
+
+    /// <summary>
+    /// Receives one datagram. <see cref="SocketAsyncEventArgs.RemoteEndPoint"/> must already hold an endpoint of the
+    /// socket's family; it is deliberately left as the last sender between calls, because the runtime then reuses
+    /// that object when the next datagram comes from the same peer instead of allocating a new one.
+    /// </summary>
+    public ValueTask<IoResult> ReceiveFromAsync(Socket socket, Memory<byte> buffer)
+    {
+        _core.Reset();
+        SetBuffer(buffer);
+        return Run(socket, static (s, e) => s.ReceiveFromAsync(e));
+    }
+
+    /// <summary>Sends one datagram to <paramref name="target"/>.</summary>
+    public ValueTask<IoResult> SendToAsync(Socket socket, EndPoint target, ReadOnlyMemory<byte> datagram)
+    {
+        _core.Reset();
+        RemoteEndPoint = target;
+        // The socket only reads a send buffer; the cast away from read-only never leads to a write.
+        SetBuffer(System.Runtime.InteropServices.MemoryMarshal.AsMemory(datagram));
+        return Run(socket, static (s, e) => s.SendToAsync(e));
+    }
+
     public ValueTask<IoResult> AcceptAsync(Socket listener)
     {
         _core.Reset();
@@ -117,6 +142,11 @@ internal sealed class AwaitableSocketArgs : SocketAsyncEventArgs, IValueTaskSour
         {
             // The socket was closed between the state check and the call.
             return new ValueTask<IoResult>(IoResult.Failed(SocketError.OperationAborted));
+        }
+        catch (ArgumentException)
+        {
+            // A datagram target of the wrong address family (IPv6 on an IPv4 socket, or IPv4 without dual mode).
+            return new ValueTask<IoResult>(IoResult.Failed(SocketError.AddressFamilyNotSupported));
         }
         return pending ? new ValueTask<IoResult>(this, _core.Version) : new ValueTask<IoResult>(Result());
     }

@@ -23,7 +23,7 @@ internal sealed partial class DatagramEngine
     private const int ErrorsBeforeBackoff = 16;
     private static readonly TimeSpan s_errorBackoff = TimeSpan.FromMilliseconds(100);
 
-    private readonly DatagramSocketArgs _receiveArgs = new();
+    private readonly NetCoreServer.Transports.AwaitableSocketArgs _receiveArgs = new();
     private readonly LoopSignal _receiveSignal = new();
     private int _receiveState = ReceiveParked;
 
@@ -140,7 +140,7 @@ internal sealed partial class DatagramEngine
         finally
         {
             Volatile.Write(ref _receiveState, ReceiveStopped);
-            _receiveArgs.ClearBuffer();
+            _receiveArgs.ClearBuffers();
             _receiveArgs.Dispose();
             if (buffer != null)
                 ArrayPool<byte>.Shared.Return(buffer);

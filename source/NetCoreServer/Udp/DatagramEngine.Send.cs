@@ -12,7 +12,7 @@ internal sealed partial class DatagramEngine
 {
     private readonly object _sendLock = new();
     private readonly Queue<OutgoingDatagram> _sendQueue = new();
-    private readonly DatagramSocketArgs _sendArgs = new();
+    private readonly NetCoreServer.Transports.AwaitableSocketArgs _sendArgs = new();
     private readonly LoopSignal _sendSignal = new();
     private long _bytesPending;
     private long _bytesSending;
@@ -166,7 +166,7 @@ internal sealed partial class DatagramEngine
         }
         finally
         {
-            _sendArgs.ClearBuffer();
+            _sendArgs.ClearBuffers();
             _sendArgs.Dispose();
             TaskCompletionSource? drained;
             lock (_sendLock)
