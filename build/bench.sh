@@ -9,10 +9,12 @@
 #   tcp: echo with 1 and with 100 clients against EchoServer (ours) and RawEchoServer (baseline),
 #        multicast with 1 and with 100 clients against MulticastServer;
 #   ssl: echo and multicast with 1 and with 100 clients against the same servers with --protocol ssl (TLS 1.2/1.3,
-#        tools/certificates/server.pfx, created on first use; clients trust tools/certificates/ca.crt).
+#        tools/certificates/server.pfx, created on first use; clients trust tools/certificates/ca.crt);
+#   uds: echo and multicast with 1 and with 100 clients against the same servers with --protocol uds, on Unix
+#        socket files in $TMPDIR (default /tmp) named after this script's pid, removed at the end.
 # Every client prints one JSON line (--json); they are collected in $BENCH_OUT/results.jsonl (default
-# artifacts/bench) and summarised as a table with msg/s, MiB/s and, for echo, the ratios ours/raw (tcp) and
-# ssl/tcp (ssl, against our tcp echo with as many clients).
+# artifacts/bench) and summarised as a table with msg/s, MiB/s and, for echo, the ratios ours/raw (tcp),
+# ssl/tcp and uds/tcp (ssl and uds against our tcp echo with as many clients).
 # Then IdleConnections prints the memory of $IDLE_CONNECTIONS idle connections, tcp and ssl, against raw sockets.
 # Servers are stopped with SIGTERM after each run, and by the exit trap whatever happens.
 # Needs only the .NET SDK (and bash with coreutils, sed and awk).
@@ -34,6 +36,9 @@ RAW_PORT=$((BASE_PORT + 1))
 MULTICAST_PORT=$((BASE_PORT + 2))
 SSL_ECHO_PORT=$((BASE_PORT + 3))
 SSL_MULTICAST_PORT=$((BASE_PORT + 4))
+# Unique to this run, so that two runs (or a server someone started by hand) do not meet on one file.
+UDS_ECHO_PATH="${TMPDIR:-/tmp}/netcoreserver-bench-$$-echo.sock"
+UDS_MULTICAST_PATH="${TMPDIR:-/tmp}/netcoreserver-bench-$$-multicast.sock"
 
 # Bounds on every wait, so that nothing here can hang.
 START_TIMEOUT=30                                # seconds for a server to print its "listening" line
@@ -95,6 +100,8 @@ cleanup() {
         wait "$client_pid" 2>/dev/null || true
     fi
     stop_server || true
+    # A server removes its socket file when it stops; one killed after ignoring SIGTERM leaves it behind.
+    rm -f "$UDS_ECHO_PATH" "$UDS_MULTICAST_PATH"
     exit "$code"
 }
 trap cleanup EXIT
@@ -105,18 +112,30 @@ dll() {
     echo "$ROOT/performance/$1/bin/Release/net10.0/NetCoreServer.Performance.$1.dll"
 }
 
-# start_server LOG PROGRAM PROTOCOL PORT [ARGS...]: starts a server and waits for its "listening" line in LOG.
+# where PROTOCOL ENDPOINT: sets WHERE to the options naming the server: --path ENDPOINT for uds, -a and -p ENDPOINT
+# otherwise.
+where() {
+    if [[ "$1" == uds ]]; then
+        WHERE=(--path "$2")
+    else
+        WHERE=(-a "$ADDRESS" -p "$2")
+    fi
+}
+
+# start_server LOG PROGRAM PROTOCOL ENDPOINT [ARGS...]: starts a server on ENDPOINT (a port, or the socket file for
+# uds) and waits for its "listening" line in LOG.
 start_server() {
-    local log="$1" program="$2" protocol="$3" port="$4"
+    local log="$1" program="$2" protocol="$3" endpoint="$4"
     shift 4
+    where "$protocol" "$endpoint"
     # Emptied here, not by the background redirection: otherwise the wait below could see an earlier run's line.
     : > "$log"
-    dotnet "$(dll "$program")" --protocol "$protocol" -a "$ADDRESS" -p "$port" --lifetime "$SERVER_LIFETIME" "$@" >> "$log" 2>&1 &
+    dotnet "$(dll "$program")" --protocol "$protocol" "${WHERE[@]}" --lifetime "$SERVER_LIFETIME" "$@" >> "$log" 2>&1 &
     server_pid=$!
     local waited=0
     until grep -q "listening on" "$log" 2>/dev/null; do
         if ! kill -0 "$server_pid" 2>/dev/null; then
-            echo "bench.sh: $program ($protocol) did not start on $ADDRESS:$port:" >&2
+            echo "bench.sh: $program ($protocol) did not start on ${WHERE[*]}:" >&2
             sed 's/^/  /' "$log" >&2
             wait "$server_pid" 2>/dev/null || true
             server_pid=""
@@ -132,15 +151,16 @@ start_server() {
     echo "  $(head -n 1 "$log")"
 }
 
-# run_client BENCHMARK SERVER_LABEL PROGRAM PROTOCOL PORT CLIENTS [ARGS...]: runs one client and records its JSON line.
+# run_client BENCHMARK SERVER_LABEL PROGRAM PROTOCOL ENDPOINT CLIENTS [ARGS...]: runs one client and records its JSON line.
 run_client() {
-    local benchmark="$1" label="$2" program="$3" protocol="$4" port="$5" clients="$6"
+    local benchmark="$1" label="$2" program="$3" protocol="$4" endpoint="$5" clients="$6"
     shift 6
+    where "$protocol" "$endpoint"
     local name="$benchmark-$protocol-$label-$clients"
     local stdout="$OUT/$name.client.out" stderr="$OUT/$name.client.err"
     echo "  $benchmark over $protocol, $clients client(s), ${SECONDS_PER_RUN} s ..."
     # In the background and waited for, so that Ctrl+C or SIGTERM reaches the exit trap at once, not after the run.
-    timeout "$CLIENT_TIMEOUT" dotnet "$(dll "$program")" --protocol "$protocol" -a "$ADDRESS" -p "$port" -c "$clients" \
+    timeout "$CLIENT_TIMEOUT" dotnet "$(dll "$program")" --protocol "$protocol" "${WHERE[@]}" -c "$clients" \
         -s "$MESSAGE_SIZE" -z "$SECONDS_PER_RUN" --json "$@" > "$stdout" 2> "$stderr" &
     client_pid=$!
     local code=0
@@ -160,17 +180,17 @@ run_client() {
     echo "{\"benchmark\":\"$benchmark\",\"server\":\"$label\",${json#\{}" >> "$RESULTS"
 }
 
-# One run: a fresh server, one client run, the server stopped again.
+# run BENCHMARK LABEL SERVER CLIENT PROTOCOL ENDPOINT CLIENTS: a fresh server, one client run, the server stopped again.
 run() {
-    local benchmark="$1" label="$2" server="$3" client="$4" protocol="$5" port="$6" clients="$7"
+    local benchmark="$1" label="$2" server="$3" client="$4" protocol="$5" endpoint="$6" clients="$7"
     local server_args=() client_args=()
     case "$benchmark" in
         echo) client_args=(-m "$ECHO_MESSAGES") ;;
         # The client counts messages as bytes divided by its -s, so the server must send that size.
         multicast) server_args=(-s "$MESSAGE_SIZE") ;;
     esac
-    start_server "$OUT/$benchmark-$protocol-$label-$clients.server.log" "$server" "$protocol" "$port" "${server_args[@]}"
-    run_client "$benchmark" "$label" "$client" "$protocol" "$port" "$clients" "${client_args[@]}"
+    start_server "$OUT/$benchmark-$protocol-$label-$clients.server.log" "$server" "$protocol" "$endpoint" "${server_args[@]}"
+    run_client "$benchmark" "$label" "$client" "$protocol" "$endpoint" "$clients" "${client_args[@]}"
     stop_server
 }
 
@@ -183,7 +203,7 @@ for project in EchoServer EchoClient RawEchoServer MulticastServer MulticastClie
     fi
 done
 
-echo "Running (${SECONDS_PER_RUN} s per run, ${MESSAGE_SIZE}-byte messages, loopback $ADDRESS)..."
+echo "Running (${SECONDS_PER_RUN} s per run, ${MESSAGE_SIZE}-byte messages, loopback $ADDRESS, Unix sockets in ${TMPDIR:-/tmp})..."
 for clients in 1 100; do
     run echo ours EchoServer EchoClient tcp "$ECHO_PORT" "$clients"
     run echo raw RawEchoServer EchoClient tcp "$RAW_PORT" "$clients"
@@ -196,6 +216,12 @@ for clients in 1 100; do
 done
 for clients in 1 100; do
     run multicast ours MulticastServer MulticastClient ssl "$SSL_MULTICAST_PORT" "$clients"
+done
+for clients in 1 100; do
+    run echo ours EchoServer EchoClient uds "$UDS_ECHO_PATH" "$clients"
+done
+for clients in 1 100; do
+    run multicast ours MulticastServer MulticastClient uds "$UDS_MULTICAST_PATH" "$clients"
 done
 
 # field JSON KEY: the value of KEY in a flat JSON object (strings without quotes).
@@ -217,8 +243,8 @@ rate_of() {
 
 echo
 echo "Summary (${SECONDS_PER_RUN} s per run, ${MESSAGE_SIZE}-byte messages; echo: ${ECHO_MESSAGES} messages in flight per client)"
-printf '%-10s %-9s %-14s %8s %14s %11s %7s %9s %8s\n' "Benchmark" "Protocol" "Server" "Clients" "msg/s" "MiB/s" "Errors" "ours/raw" "ssl/tcp"
-printf '%-10s %-9s %-14s %8s %14s %11s %7s %9s %8s\n' "---------" "--------" "------" "-------" "-----" "-----" "------" "--------" "-------"
+printf '%-10s %-9s %-14s %8s %14s %11s %7s %9s %8s\n' "Benchmark" "Protocol" "Server" "Clients" "msg/s" "MiB/s" "Errors" "ours/raw" "vs tcp"
+printf '%-10s %-9s %-14s %8s %14s %11s %7s %9s %8s\n' "---------" "--------" "------" "-------" "-----" "-----" "------" "--------" "------"
 while IFS= read -r line; do
     benchmark="$(field "$line" benchmark)"
     label="$(field "$line" server)"
@@ -233,7 +259,7 @@ while IFS= read -r line; do
         raw_rate="$(rate_of echo raw tcp "$clients")"
         [[ -z "$raw_rate" ]] || versus_raw="$(ratio "$rate" "$raw_rate")"
     fi
-    if [[ "$benchmark" == echo && "$label" == ours && "$protocol" == ssl ]]; then
+    if [[ "$benchmark" == echo && "$label" == ours && ( "$protocol" == ssl || "$protocol" == uds ) ]]; then
         tcp_rate="$(rate_of echo ours tcp "$clients")"
         [[ -z "$tcp_rate" ]] || versus_tcp="$(ratio "$rate" "$tcp_rate")"
     fi
@@ -246,6 +272,8 @@ while IFS= read -r line; do
         "$benchmark" "$protocol" "$server_name" "$clients" "$rate" "$mib" "$errors" "$versus_raw" "$versus_tcp"
 done < "$RESULTS"
 echo
+echo "ours/raw: our tcp echo against the raw-socket echo; vs tcp: ssl/tcp and uds/tcp, each echo against our tcp echo"
+echo "with as many clients."
 echo "JSON lines: $RESULTS"
 
 # Memory per idle connection, in-process (server and clients in one program, on a port the system picks).

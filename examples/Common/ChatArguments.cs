@@ -1,10 +1,17 @@
+using System;
 using System.Collections.Generic;
+using System.Diagnostics.CodeAnalysis;
 using System.Globalization;
+using System.IO;
 using System.Net;
+using System.Net.Sockets;
 
 namespace NetCoreServer.Examples;
 
-/// <summary>The positional arguments of the chat examples: <c>[port] [address]</c> for servers, <c>[address] [port]</c> for clients.</summary>
+/// <summary>
+/// The positional arguments of the chat examples: <c>[port] [address]</c> for servers, <c>[address] [port]</c> for
+/// clients, <c>[path]</c> for both over Unix sockets.
+/// </summary>
 public static class ChatArguments
 {
     /// <summary>The address servers listen on and clients connect to unless told otherwise: loopback only.</summary>
@@ -48,6 +55,33 @@ public static class ChatArguments
         if (args.Count >= 1)
             address = args[0];
         return args.Count < 2 || TryParsePort(args[1], allowZero: false, out port);
+    }
+
+    /// <summary>
+    /// The socket file the Unix socket chat uses unless told otherwise: <c>netcoreserver-chat.sock</c> in the temp
+    /// folder, which is <c>/tmp/netcoreserver-chat.sock</c> on Linux unless TMPDIR names another.
+    /// </summary>
+    public static string DefaultSocketPath => Path.Combine(Path.GetTempPath(), "netcoreserver-chat.sock");
+
+    /// <summary>Parses the <c>[path]</c> of the Unix socket chat server and client.</summary>
+    /// <param name="args">The arguments.</param>
+    /// <param name="endpoint">The socket file to listen on or connect to; <see cref="DefaultSocketPath"/> when none is given.</param>
+    /// <returns>False when there are too many arguments, or the path is empty or too long for a socket address
+    /// (108 bytes on Linux, 104 on macOS, including a terminating zero).</returns>
+    public static bool TryParseSocketPath(IReadOnlyList<string> args, [NotNullWhen(true)] out UnixDomainSocketEndPoint? endpoint)
+    {
+        endpoint = null;
+        if (args.Count > 1)
+            return false;
+        try
+        {
+            endpoint = new UnixDomainSocketEndPoint(args.Count == 1 ? args[0] : DefaultSocketPath);
+            return true;
+        }
+        catch (ArgumentException)
+        {
+            return false;
+        }
     }
 
     private static bool TryParsePort(string text, bool allowZero, out int port)

@@ -12,9 +12,17 @@ public static class ChatClientConsole
     /// <param name="address">The server address, for the first message.</param>
     /// <param name="port">The server port, for the first message.</param>
     /// <returns>The process exit code: 0.</returns>
-    public static async Task<int> RunAsync(IChatClient client, string protocol, string address, int port)
+    public static Task<int> RunAsync(IChatClient client, string protocol, string address, int port)
+        => RunAsync(client, protocol, $"{address}:{port}");
+
+    /// <summary>Connects, then sends console lines until the user quits (empty line, end of input, SIGINT or SIGTERM).</summary>
+    /// <param name="client">The client; it keeps reconnecting by itself while the server is away.</param>
+    /// <param name="protocol">The name printed in messages, such as <c>Unix socket</c>.</param>
+    /// <param name="server">Where the server is, for the first message: <c>address:port</c>, or a socket file.</param>
+    /// <returns>The process exit code: 0.</returns>
+    public static async Task<int> RunAsync(IChatClient client, string protocol, string server)
     {
-        Console.WriteLine($"{protocol} chat client connecting to {address}:{port}");
+        Console.WriteLine($"{protocol} chat client connecting to {server}");
         Console.WriteLine("Type a line to send it to the chat, '!' to reconnect, an empty line to quit.");
         client.ConnectAsync();
 

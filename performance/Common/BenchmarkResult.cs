@@ -8,10 +8,10 @@ public sealed class BenchmarkResult
     /// <summary>Protocol name, lower case.</summary>
     public required string Protocol { get; init; }
 
-    /// <summary>Server address as given.</summary>
+    /// <summary>Server address as given; for uds, the socket file.</summary>
     public required string Address { get; init; }
 
-    /// <summary>Server port.</summary>
+    /// <summary>Server port; 0 for uds.</summary>
     public required int Port { get; init; }
 
     /// <summary>Number of connections asked for.</summary>

@@ -22,11 +22,15 @@ public static class ClientHost
     public static readonly TimeSpan DisconnectTimeout = TimeSpan.FromSeconds(10);
 
     /// <summary>Runs the program; returns its exit code (0 after a measured run, 1 when it could not run, 2 for a bad command line).</summary>
-    public static async Task<int> RunAsync<TOptions>(string[] args, ProtocolCatalog<IBenchmarkClientFactory<TOptions>> catalog)
+    /// <param name="args">The command line.</param>
+    /// <param name="catalog">The protocols this program implements.</param>
+    /// <param name="defaultPath">The server's socket file for uds when <c>--path</c> is not given (see <see cref="Protocols.DefaultSocketPath"/>).</param>
+    public static async Task<int> RunAsync<TOptions>(string[] args, ProtocolCatalog<IBenchmarkClientFactory<TOptions>> catalog, string defaultPath)
         where TOptions : ClientOptions, new()
     {
         if (!OptionsParser.TryParse<TOptions>(args, out var options, out var exitCode))
             return exitCode;
+        options.DefaultPath = defaultPath;
         if (!OptionsParser.TryResolve(catalog, options, out var factory))
             return ExitCodes.Usage;
 
@@ -47,7 +51,7 @@ public static class ClientHost
         catch (Exception exception) when (exception is FormatException or ArgumentException)
         {
             DisposeAll(clients);
-            Console.Error.WriteLine($"error: invalid address '{options.Address}': {exception.Message}");
+            Console.Error.WriteLine($"error: invalid endpoint '{options.Target}': {exception.Message}");
             return ExitCodes.Usage;
         }
         catch (Exception exception) when (exception is CryptographicException or IOException or UnauthorizedAccessException)
@@ -83,7 +87,7 @@ public static class ClientHost
         if (await Task.WhenAny(connecting, Task.Delay(ConnectTimeout)).ConfigureAwait(false) != connecting)
         {
             var done = meters.Count(meter => meter.Connection.IsCompletedSuccessfully && meter.Connection.Result);
-            Console.Error.WriteLine($"error: only {done} of {clients.Count} clients connected to {options.Address}:{options.ResolvedPort} within {ConnectTimeout.TotalSeconds:0} s");
+            Console.Error.WriteLine($"error: only {done} of {clients.Count} clients connected to {options.Target} within {ConnectTimeout.TotalSeconds:0} s");
             await StopAllAsync(clients).ConfigureAwait(false);
             return ExitCodes.Failure;
         }
@@ -91,7 +95,7 @@ public static class ClientHost
         var failedConnects = meters.Count(meter => !meter.Connection.Result);
         if (failedConnects == clients.Count)
         {
-            Console.Error.WriteLine($"error: no client could connect to {options.Address}:{options.ResolvedPort} ({options.Protocol.ToLowerInvariant()})");
+            Console.Error.WriteLine($"error: no client could connect to {options.Target} ({options.Protocol.ToLowerInvariant()})");
             return ExitCodes.Failure;
         }
 
@@ -119,8 +123,8 @@ public static class ClientHost
         var result = new BenchmarkResult
         {
             Protocol = options.Protocol.ToLowerInvariant(),
-            Address = options.Address,
-            Port = options.ResolvedPort,
+            Address = options.UsesSocketFile ? options.ResolvedPath : options.Address,
+            Port = options.UsesSocketFile ? 0 : options.ResolvedPort,
             Clients = options.Clients,
             Messages = options.ReportedMessages,
             Size = options.Size,

@@ -40,7 +40,7 @@ public class ClientOptions : EndpointOptions
             return $"the message size (-s) must be at least 1, not {Size}";
         if (Seconds < 1)
             return $"the duration (-z) must be at least 1 second, not {Seconds}";
-        if (Port is 0)
+        if (Port is 0 && !UsesSocketFile)
             return "a client needs the server's port (-p), not 0";
         if (Authority is not null && string.IsNullOrWhiteSpace(Authority))
             return "the authority path (--ca) must not be empty";

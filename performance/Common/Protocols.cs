@@ -1,9 +1,13 @@
 using System;
 using System.Collections.Generic;
+using System.IO;
 
 namespace NetCoreServer.Performance.Common;
 
-/// <summary>The protocols a benchmark may be asked for, and their usual ports (the ones NetCoreServer's examples use).</summary>
+/// <summary>
+/// The protocols a benchmark may be asked for, their usual ports (the ones NetCoreServer's examples use) and, for uds,
+/// the usual socket files.
+/// </summary>
 public static class Protocols
 {
     private static readonly Dictionary<string, int> s_defaultPorts = new(StringComparer.OrdinalIgnoreCase)
@@ -27,4 +31,14 @@ public static class Protocols
 
     /// <summary>The usual port of <paramref name="protocol"/>; 1111 (tcp's) for a name that is not known.</summary>
     public static int DefaultPort(string protocol) => s_defaultPorts.TryGetValue(protocol, out var port) ? port : 1111;
+
+    /// <summary>True when <paramref name="protocol"/> reaches its server through a socket file (uds), not an address and a port.</summary>
+    public static bool UsesSocketFile(string protocol) => protocol.Equals("uds", StringComparison.OrdinalIgnoreCase);
+
+    /// <summary>
+    /// The usual socket file of a benchmark's uds server: <c>netcoreserver-<paramref name="benchmark"/>.sock</c> in the
+    /// temp folder, e.g. <c>/tmp/netcoreserver-echo.sock</c>. One per benchmark, so that an echo and a multicast server
+    /// can run side by side.
+    /// </summary>
+    public static string DefaultSocketPath(string benchmark) => Path.Combine(Path.GetTempPath(), $"netcoreserver-{benchmark}.sock");
 }

@@ -11,8 +11,15 @@ public static class ResultReport
     /// <summary>The settings table printed before a human-readable run.</summary>
     public static void PrintHeader(ClientOptions options)
     {
-        Console.WriteLine($"Server address: {options.Address}");
-        Console.WriteLine($"Server port: {options.ResolvedPort}");
+        if (options.UsesSocketFile)
+        {
+            Console.WriteLine($"Server path: {options.ResolvedPath}");
+        }
+        else
+        {
+            Console.WriteLine($"Server address: {options.Address}");
+            Console.WriteLine($"Server port: {options.ResolvedPort}");
+        }
         Console.WriteLine($"Protocol: {options.Protocol.ToLowerInvariant()}");
         Console.WriteLine($"Working clients: {options.Clients}");
         if (options.ReportedMessages is { } messages)

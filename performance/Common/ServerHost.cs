@@ -16,11 +16,13 @@ public static class ServerHost
     /// <param name="args">The command line.</param>
     /// <param name="title">What the server is, e.g. "Echo server"; starts the "listening" line.</param>
     /// <param name="catalog">The protocols this program implements.</param>
-    public static async Task<int> RunAsync<TOptions>(string[] args, string title, ProtocolCatalog<IBenchmarkServerFactory<TOptions>> catalog)
+    /// <param name="defaultPath">The socket file of uds when <c>--path</c> is not given (see <see cref="Protocols.DefaultSocketPath"/>).</param>
+    public static async Task<int> RunAsync<TOptions>(string[] args, string title, ProtocolCatalog<IBenchmarkServerFactory<TOptions>> catalog, string defaultPath)
         where TOptions : ServerOptions, new()
     {
         if (!OptionsParser.TryParse<TOptions>(args, out var options, out var exitCode))
             return exitCode;
+        options.DefaultPath = defaultPath;
         if (!OptionsParser.TryResolve(catalog, options, out var factory))
             return ExitCodes.Usage;
 
@@ -33,7 +35,7 @@ public static class ServerHost
         }
         catch (Exception exception) when (exception is FormatException or ArgumentException)
         {
-            Console.Error.WriteLine($"error: invalid address '{options.Address}': {exception.Message}");
+            Console.Error.WriteLine($"error: invalid endpoint '{options.Target}': {exception.Message}");
             return ExitCodes.Usage;
         }
         catch (Exception exception) when (exception is CryptographicException or IOException or UnauthorizedAccessException)
@@ -48,13 +50,13 @@ public static class ServerHost
             {
                 if (!server.Start())
                 {
-                    Console.Error.WriteLine($"error: {title} could not start on {options.Address}:{options.ResolvedPort}");
+                    Console.Error.WriteLine($"error: {title} could not start on {options.Target}");
                     return ExitCodes.Failure;
                 }
             }
             catch (Exception exception)
             {
-                Console.Error.WriteLine($"error: {title} could not start on {options.Address}:{options.ResolvedPort}: {exception.Message}");
+                Console.Error.WriteLine($"error: {title} could not start on {options.Target}: {exception.Message}");
                 return ExitCodes.Failure;
             }
 

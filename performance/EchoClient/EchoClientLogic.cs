@@ -5,7 +5,7 @@ namespace NetCoreServer.Performance.EchoClient;
 /// <summary>
 /// What one echo client does, whatever its transport: sends the whole burst (messages in flight times message size)
 /// once it can, then returns every received chunk to the server, so the same number of bytes stays in flight for
-/// the whole run. The tcp and ssl clients forward their hooks here.
+/// the whole run. The tcp, ssl and uds clients forward their hooks here.
 /// </summary>
 internal sealed class EchoClientLogic(ConnectionMeter meter, byte[] burst)
 {
@@ -17,7 +17,7 @@ internal sealed class EchoClientLogic(ConnectionMeter meter, byte[] burst)
         client.OptionSendBufferLimit = 0;
     }
 
-    /// <summary>Call once data can flow: from OnConnected over tcp, from OnHandshaked over ssl.</summary>
+    /// <summary>Call once data can flow: from OnConnected over tcp and uds, from OnHandshaked over ssl.</summary>
     public void Ready(StreamClient client)
     {
         client.SendAsync(burst);

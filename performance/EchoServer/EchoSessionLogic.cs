@@ -3,7 +3,7 @@ using System.Net.Sockets;
 
 namespace NetCoreServer.Performance.EchoServer;
 
-/// <summary>What an echo session does, whatever its transport: the tcp and ssl sessions forward their hooks here.</summary>
+/// <summary>What an echo session does, whatever its transport: the tcp, ssl and uds sessions forward their hooks here.</summary>
 internal static class EchoSessionLogic
 {
     /// <summary>Sends the chunk straight back; the send queue copies it, so the receive buffer can be reused at once.</summary>

@@ -4,14 +4,15 @@ using NetCoreServer.Performance.Common;
 namespace NetCoreServer.Performance.MulticastServer;
 
 /// <summary>
-/// Multicast benchmark server: multicasts <c>-s</c>-byte messages to every connected session, as fast as the
-/// sessions take them or at <c>-m</c> messages per second.
+/// Multicast benchmark server: multicasts <c>-s</c>-byte messages to every connected session (tcp, ssl or uds), as fast
+/// as the sessions take them or at <c>-m</c> messages per second.
 /// </summary>
 internal static class Program
 {
     private static readonly ProtocolCatalog<IBenchmarkServerFactory<MulticastServerOptions>> s_protocols = new ProtocolCatalog<IBenchmarkServerFactory<MulticastServerOptions>>()
         .Add("tcp", new TcpMulticastServerFactory())
-        .Add("ssl", new SslMulticastServerFactory());
+        .Add("ssl", new SslMulticastServerFactory())
+        .Add("uds", new UdsMulticastServerFactory());
 
-    private static Task<int> Main(string[] args) => ServerHost.RunAsync(args, "Multicast server", s_protocols);
+    private static Task<int> Main(string[] args) => ServerHost.RunAsync(args, "Multicast server", s_protocols, Protocols.DefaultSocketPath("multicast"));
 }

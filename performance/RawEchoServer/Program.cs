@@ -12,5 +12,5 @@ internal static class Program
     private static readonly ProtocolCatalog<IBenchmarkServerFactory<ServerOptions>> s_protocols = new ProtocolCatalog<IBenchmarkServerFactory<ServerOptions>>()
         .Add("tcp", new RawTcpEchoServerFactory());
 
-    private static Task<int> Main(string[] args) => ServerHost.RunAsync(args, "Raw echo server", s_protocols);
+    private static Task<int> Main(string[] args) => ServerHost.RunAsync(args, "Raw echo server", s_protocols, Protocols.DefaultSocketPath("echo"));
 }

@@ -330,7 +330,9 @@ public abstract class StreamClient : StreamConnection
         OnDisconnected();
     }
 
-    private static bool IsQuiet(SocketError error)
+    private bool IsQuiet(SocketError error)
         => error is SocketError.ConnectionAborted or SocketError.ConnectionRefused or SocketError.ConnectionReset
-            or SocketError.OperationAborted or SocketError.Shutdown;
+            or SocketError.OperationAborted or SocketError.Shutdown
+            // A Unix socket whose server has stopped has no file: ENOENT is that transport's "refused".
+            || (error == SocketError.AddressNotAvailable && Endpoint is UnixDomainSocketEndPoint);
 }

@@ -388,6 +388,7 @@ public sealed class SocketSuiteTests
         using var client = new TestClient(_transport, closed, nobody);
         Assert.That(await Wait.For(client.ConnectAndWaitAsync(), "refused connect"), Is.False);
         await Wait.For(client.Closed, "OnDisconnected after a failed connect");
+        Assert.That(client.Errors.Value, Is.EqualTo(0), "nobody listening is an ordinary failure, not an OnError");
         Assert.That(client.Connect(), Is.False, "sync connect refused too");
         Assert.That(client.IsConnected, Is.False);
     }
