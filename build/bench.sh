@@ -11,22 +11,29 @@
 #   ssl: echo and multicast with 1 and with 100 clients against the same servers with --protocol ssl (TLS 1.2/1.3,
 #        tools/certificates/server.pfx, created on first use; clients trust tools/certificates/ca.crt);
 #   uds: echo and multicast with 1 and with 100 clients against the same servers with --protocol uds, on Unix
-#        socket files in $TMPDIR (default /tmp) named after this script's pid, removed at the end.
+#        socket files in $TMPDIR (default /tmp) named after this script's pid, removed at the end;
+#   udp: echo with 1 and with 100 clients (-m $UDP_ECHO_MESSAGES datagrams in flight per client, to keep loss
+#        manageable) on the host loopback; multicast with 1 and with 10 clients to group 239.255.0.1, run inside one
+#        private network namespace per run (unshare --net, plus --map-root-user when not root) whose only interface is
+#        lo with a multicast route, because on the host a multicast datagram would go out on the real network. Without
+#        unshare or ip, or when the namespace cannot be made, those rows are skipped with a note.
 # Every client prints one JSON line (--json); they are collected in $BENCH_OUT/results.jsonl (default
 # artifacts/bench) and summarised as a table with msg/s, MiB/s and, for echo, the ratios ours/raw (tcp),
-# ssl/tcp and uds/tcp (ssl and uds against our tcp echo with as many clients).
+# ssl/tcp and uds/tcp (ssl and uds against our tcp echo with as many clients), and for udp the datagrams lost.
 # Then IdleConnections prints the memory of $IDLE_CONNECTIONS idle connections, tcp and ssl, against raw sockets.
 # Servers are stopped with SIGTERM after each run, and by the exit trap whatever happens.
-# Needs only the .NET SDK (and bash with coreutils, sed and awk).
+# Needs only the .NET SDK (and bash with coreutils, sed and awk; util-linux unshare and iproute2 ip for udp multicast).
 #
 # Environment: SECONDS_PER_RUN (5), MESSAGE_SIZE (32), ECHO_MESSAGES (1000 in flight per client),
-# IDLE_CONNECTIONS (1000), BENCH_BASE_PORT (21111; five ports from it are used), BENCH_OUT (artifacts/bench).
+# UDP_ECHO_MESSAGES (100 datagrams in flight per udp client), IDLE_CONNECTIONS (1000),
+# BENCH_BASE_PORT (21111; seven ports from it are used), BENCH_OUT (artifacts/bench).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SECONDS_PER_RUN="${SECONDS_PER_RUN:-5}"
 MESSAGE_SIZE="${MESSAGE_SIZE:-32}"
 ECHO_MESSAGES="${ECHO_MESSAGES:-1000}"
+UDP_ECHO_MESSAGES="${UDP_ECHO_MESSAGES:-100}"
 IDLE_CONNECTIONS="${IDLE_CONNECTIONS:-1000}"
 BASE_PORT="${BENCH_BASE_PORT:-21111}"
 OUT="${BENCH_OUT:-$ROOT/artifacts/bench}"
@@ -36,6 +43,9 @@ RAW_PORT=$((BASE_PORT + 1))
 MULTICAST_PORT=$((BASE_PORT + 2))
 SSL_ECHO_PORT=$((BASE_PORT + 3))
 SSL_MULTICAST_PORT=$((BASE_PORT + 4))
+UDP_ECHO_PORT=$((BASE_PORT + 5))
+# Inside a private network namespace, so it cannot meet anything else; the group is the programs' default.
+UDP_MULTICAST_PORT=$((BASE_PORT + 6))
 # Unique to this run, so that two runs (or a server someone started by hand) do not meet on one file.
 UDS_ECHO_PATH="${TMPDIR:-/tmp}/netcoreserver-bench-$$-echo.sock"
 UDS_MULTICAST_PATH="${TMPDIR:-/tmp}/netcoreserver-bench-$$-multicast.sock"
@@ -171,13 +181,18 @@ run_client() {
         sed 's/^/  /' "$stderr" >&2
         return 1
     fi
+    record "$benchmark" "$label" "$program" "$stdout"
+}
+
+# record BENCHMARK SERVER_LABEL PROGRAM STDOUT: appends the client's JSON line from STDOUT to the results.
+record() {
     local json
-    json="$(grep '^{' "$stdout" | tail -n 1)"
+    json="$(grep '^{' "$4" | tail -n 1)"
     if [[ -z "$json" ]]; then
-        echo "bench.sh: $program printed no JSON line" >&2
+        echo "bench.sh: $3 printed no JSON line" >&2
         return 1
     fi
-    echo "{\"benchmark\":\"$benchmark\",\"server\":\"$label\",${json#\{}" >> "$RESULTS"
+    echo "{\"benchmark\":\"$1\",\"server\":\"$2\",${json#\{}" >> "$RESULTS"
 }
 
 # run BENCHMARK LABEL SERVER CLIENT PROTOCOL ENDPOINT CLIENTS: a fresh server, one client run, the server stopped again.
@@ -185,13 +200,82 @@ run() {
     local benchmark="$1" label="$2" server="$3" client="$4" protocol="$5" endpoint="$6" clients="$7"
     local server_args=() client_args=()
     case "$benchmark" in
-        echo) client_args=(-m "$ECHO_MESSAGES") ;;
+        echo)
+            if [[ "$protocol" == udp ]]; then
+                client_args=(-m "$UDP_ECHO_MESSAGES")
+            else
+                client_args=(-m "$ECHO_MESSAGES")
+            fi
+            ;;
         # The client counts messages as bytes divided by its -s, so the server must send that size.
         multicast) server_args=(-s "$MESSAGE_SIZE") ;;
     esac
     start_server "$OUT/$benchmark-$protocol-$label-$clients.server.log" "$server" "$protocol" "$endpoint" "${server_args[@]}"
     run_client "$benchmark" "$label" "$client" "$protocol" "$endpoint" "$clients" "${client_args[@]}"
     stop_server
+}
+
+# The udp multicast run, executed by sh inside the private network namespace: give lo a multicast route, start the
+# server in the background, wait for its "listening" line, run the client, stop the server. Everything comes in the
+# NS_* variables. Exit codes: the client's, or 90 when lo could not be set up, 91 when the server did not start.
+NETNS_RUN='
+ip link set lo up && ip link set lo multicast on && ip route add 224.0.0.0/4 dev lo || exit 90
+: > "$NS_SERVER_LOG"
+dotnet "$NS_SERVER_DLL" --protocol udp -p "$NS_PORT" -s "$NS_SIZE" --lifetime "$NS_LIFETIME" >> "$NS_SERVER_LOG" 2>&1 &
+server=$!
+waited=0
+until grep -q "listening on" "$NS_SERVER_LOG"; do
+    if ! kill -0 "$server" 2>/dev/null || [ "$waited" -ge "$NS_START_TICKS" ]; then
+        kill -TERM "$server" 2>/dev/null
+        exit 91
+    fi
+    sleep 0.1
+    waited=$((waited + 1))
+done
+code=0
+timeout "$NS_CLIENT_TIMEOUT" dotnet "$NS_CLIENT_DLL" --protocol udp -p "$NS_PORT" -c "$NS_CLIENTS" -s "$NS_SIZE" \
+    -z "$NS_SECONDS" --json > "$NS_CLIENT_OUT" 2> "$NS_CLIENT_ERR" || code=$?
+kill -TERM "$server" 2>/dev/null
+wait "$server" || echo "server exited with code $? after SIGTERM" >> "$NS_SERVER_LOG"
+exit "$code"
+'
+
+# The unshare command line for this user, or empty (with a note in NETNS_SKIP) when udp multicast cannot be isolated.
+NETNS_SKIP=""
+UNSHARE=()
+if ! command -v unshare > /dev/null || ! command -v ip > /dev/null; then
+    NETNS_SKIP="unshare (util-linux) or ip (iproute2) is missing"
+elif (( EUID == 0 )); then
+    UNSHARE=(unshare --net)
+else
+    UNSHARE=(unshare --net --map-root-user)
+fi
+if [[ -z "$NETNS_SKIP" ]] && ! "${UNSHARE[@]}" true 2> /dev/null; then
+    NETNS_SKIP="'${UNSHARE[*]}' is not permitted here"
+fi
+
+# run_netns_multicast CLIENTS: one udp multicast run inside a fresh private network namespace.
+run_netns_multicast() {
+    local clients="$1"
+    local name="multicast-udp-ours-$clients"
+    echo "  multicast over udp, $clients client(s), ${SECONDS_PER_RUN} s, in a private network namespace ..."
+    NS_SERVER_DLL="$(dll MulticastServer)" NS_CLIENT_DLL="$(dll MulticastClient)" NS_PORT="$UDP_MULTICAST_PORT" \
+        NS_SIZE="$MESSAGE_SIZE" NS_LIFETIME="$SERVER_LIFETIME" NS_START_TICKS=$((START_TIMEOUT * 10)) \
+        NS_CLIENT_TIMEOUT="$CLIENT_TIMEOUT" NS_CLIENTS="$clients" NS_SECONDS="$SECONDS_PER_RUN" \
+        NS_SERVER_LOG="$OUT/$name.server.log" NS_CLIENT_OUT="$OUT/$name.client.out" NS_CLIENT_ERR="$OUT/$name.client.err" \
+        timeout $((SERVER_LIFETIME + 30)) "${UNSHARE[@]}" sh -c "$NETNS_RUN" &
+    client_pid=$!
+    local code=0
+    wait "$client_pid" || code=$?
+    client_pid=""
+    if (( code != 0 )); then
+        echo "bench.sh: udp multicast with $clients clients failed in the network namespace (exit code $code):" >&2
+        sed 's/^/  server: /' "$OUT/$name.server.log" >&2 2> /dev/null || true
+        sed 's/^/  client: /' "$OUT/$name.client.err" >&2 2> /dev/null || true
+        return 1
+    fi
+    echo "  $(head -n 1 "$OUT/$name.server.log")"
+    record multicast ours MulticastClient "$OUT/$name.client.out"
 }
 
 echo "Building the benchmark programs (Release)..."
@@ -223,6 +307,16 @@ done
 for clients in 1 100; do
     run multicast ours MulticastServer MulticastClient uds "$UDS_MULTICAST_PATH" "$clients"
 done
+for clients in 1 100; do
+    run echo ours EchoServer EchoClient udp "$UDP_ECHO_PORT" "$clients"
+done
+if [[ -n "$NETNS_SKIP" ]]; then
+    echo "  udp multicast skipped: $NETNS_SKIP (it runs only inside a private network namespace)"
+else
+    for clients in 1 10; do
+        run_netns_multicast "$clients"
+    done
+fi
 
 # field JSON KEY: the value of KEY in a flat JSON object (strings without quotes).
 field() {
@@ -242,9 +336,9 @@ rate_of() {
 }
 
 echo
-echo "Summary (${SECONDS_PER_RUN} s per run, ${MESSAGE_SIZE}-byte messages; echo: ${ECHO_MESSAGES} messages in flight per client)"
-printf '%-10s %-9s %-14s %8s %14s %11s %7s %9s %8s\n' "Benchmark" "Protocol" "Server" "Clients" "msg/s" "MiB/s" "Errors" "ours/raw" "vs tcp"
-printf '%-10s %-9s %-14s %8s %14s %11s %7s %9s %8s\n' "---------" "--------" "------" "-------" "-----" "-----" "------" "--------" "------"
+echo "Summary (${SECONDS_PER_RUN} s per run, ${MESSAGE_SIZE}-byte messages; echo: ${ECHO_MESSAGES} messages in flight per client, udp ${UDP_ECHO_MESSAGES})"
+printf '%-10s %-9s %-14s %8s %14s %11s %7s %9s %8s %9s\n' "Benchmark" "Protocol" "Server" "Clients" "msg/s" "MiB/s" "Errors" "ours/raw" "vs tcp" "Lost"
+printf '%-10s %-9s %-14s %8s %14s %11s %7s %9s %8s %9s\n' "---------" "--------" "------" "-------" "-----" "-----" "------" "--------" "------" "----"
 while IFS= read -r line; do
     benchmark="$(field "$line" benchmark)"
     label="$(field "$line" server)"
@@ -253,6 +347,8 @@ while IFS= read -r line; do
     rate="$(field "$line" msg_per_s)"
     mib="$(field "$line" mib_per_s)"
     errors="$(field "$line" errors)"
+    lost=""
+    [[ "$line" != *'"lost":'* ]] || lost="$(field "$line" lost)"
     versus_raw=""
     versus_tcp=""
     if [[ "$benchmark" == echo && "$label" == ours && "$protocol" == tcp ]]; then
@@ -268,12 +364,13 @@ while IFS= read -r line; do
         raw) server_name="raw sockets" ;;
         *) server_name="$label" ;;
     esac
-    printf '%-10s %-9s %-14s %8s %14.0f %11.2f %7s %9s %8s\n' \
-        "$benchmark" "$protocol" "$server_name" "$clients" "$rate" "$mib" "$errors" "$versus_raw" "$versus_tcp"
+    printf '%-10s %-9s %-14s %8s %14.0f %11.2f %7s %9s %8s %9s\n' \
+        "$benchmark" "$protocol" "$server_name" "$clients" "$rate" "$mib" "$errors" "$versus_raw" "$versus_tcp" "$lost"
 done < "$RESULTS"
 echo
 echo "ours/raw: our tcp echo against the raw-socket echo; vs tcp: ssl/tcp and uds/tcp, each echo against our tcp echo"
-echo "with as many clients."
+echo "with as many clients. Lost: udp echo datagrams written off after 100 ms without an echo (an upper bound);"
+echo "udp multicast ran inside a private network namespace, so it never reached a real network."
 echo "JSON lines: $RESULTS"
 
 # Memory per idle connection, in-process (server and clients in one program, on a port the system picks).

@@ -35,6 +35,9 @@ public sealed class BenchmarkResult
     /// <summary>OnError calls, failed connects and connections lost before the end.</summary>
     public required long Errors { get; init; }
 
+    /// <summary>Datagrams the clients gave up waiting for (udp echo), or null for a benchmark that does not count them.</summary>
+    public long? Lost { get; init; }
+
     /// <summary>Whole messages received: <see cref="TotalBytes"/> divided by <see cref="Size"/>.</summary>
     public long TotalMessages => TotalBytes / Size;
 

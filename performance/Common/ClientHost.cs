@@ -48,6 +48,12 @@ public static class ClientHost
                 clients.Add(factory.Create(options, meters[i]));
             }
         }
+        catch (UnsafeNetworkException exception)
+        {
+            DisposeAll(clients);
+            Console.Error.WriteLine($"error: {exception.Message}");
+            return ExitCodes.Usage;
+        }
         catch (Exception exception) when (exception is FormatException or ArgumentException)
         {
             DisposeAll(clients);
@@ -132,6 +138,7 @@ public static class ClientHost
             Elapsed = elapsed,
             TotalBytes = totalBytes,
             Errors = totalErrors,
+            Lost = options.ReportsLoss ? meters.Sum(meter => meter.LostDatagrams) : null,
         };
         if (options.Json)
             Console.WriteLine(ResultReport.ToJson(result));

@@ -31,6 +31,9 @@ public class ClientOptions : EndpointOptions
     /// <summary>The "messages" figure of the report, or null when this client has none.</summary>
     public virtual int? ReportedMessages => null;
 
+    /// <summary>True when this client counts lost datagrams, which the report then shows.</summary>
+    public virtual bool ReportsLoss => false;
+
     /// <inheritdoc />
     public override string? Validate()
     {
@@ -38,6 +41,8 @@ public class ClientOptions : EndpointOptions
             return $"the client count (-c) must be at least 1, not {Clients}";
         if (Size < 1)
             return $"the message size (-s) must be at least 1, not {Size}";
+        if (Protocols.IsDatagram(Protocol) && Size > Protocols.MaxDatagramSize)
+            return $"a udp message (-s) is one datagram, at most {Protocols.MaxDatagramSize} bytes, not {Size}";
         if (Seconds < 1)
             return $"the duration (-z) must be at least 1 second, not {Seconds}";
         if (Port is 0 && !UsesSocketFile)

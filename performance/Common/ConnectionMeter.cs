@@ -13,6 +13,7 @@ public sealed class ConnectionMeter
     private readonly TaskCompletionSource<bool> _connected = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private long _receivedBytes;
     private long _errors;
+    private long _lostDatagrams;
     private int _lost;
 
     /// <summary>Completes with true when the connection was made, with false when the attempt failed.</summary>
@@ -23,6 +24,12 @@ public sealed class ConnectionMeter
 
     /// <summary>Errors so far, plus one when the connection was lost after it was made.</summary>
     public long Errors => Volatile.Read(ref _errors) + Volatile.Read(ref _lost);
+
+    /// <summary>Datagrams a udp client gave up waiting for so far.</summary>
+    public long LostDatagrams => Volatile.Read(ref _lostDatagrams);
+
+    /// <summary>Call when a udp client gives up waiting for <paramref name="count"/> datagrams.</summary>
+    public void DatagramsLost(long count) => Interlocked.Add(ref _lostDatagrams, count);
 
     /// <summary>Call from the client's OnConnected.</summary>
     public void Connected() => _connected.TrySetResult(true);

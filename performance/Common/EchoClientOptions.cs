@@ -13,6 +13,9 @@ public sealed class EchoClientOptions : ClientOptions
     public override int? ReportedMessages => Messages;
 
     /// <inheritdoc />
+    public override bool ReportsLoss => Protocols.IsDatagram(Protocol);
+
+    /// <inheritdoc />
     public override string? Validate()
     {
         if (Messages < 1)

@@ -13,7 +13,7 @@ public class EndpointOptions : IValidatedOptions
     public string Address { get; set; } = "127.0.0.1";
 
     /// <summary>Server port (<c>-p</c>); when not given, the protocol's usual port (1111 for tcp). Not allowed for uds.</summary>
-    [Option('p', "port", HelpText = "Server port (default: 1111 for tcp, 2222 ssl, 3333 udp, 8080 http/ws, 8443 https/wss; uds uses --path).")]
+    [Option('p', "port", HelpText = "Server port (default: 1111 for tcp, 2222 ssl, 3333 udp (3334 for udp multicast), 8080 http/ws, 8443 https/wss; uds uses --path).")]
     public int? Port { get; set; }
 
     /// <summary>
@@ -24,7 +24,7 @@ public class EndpointOptions : IValidatedOptions
     public string? Path { get; set; }
 
     /// <summary>Protocol (<c>--protocol</c>); default tcp.</summary>
-    [Option("protocol", Default = "tcp", HelpText = "Protocol: tcp, ssl or uds, as the program implements them (udp, ws, wss, http, https are planned).")]
+    [Option("protocol", Default = "tcp", HelpText = "Protocol: tcp, ssl, uds or udp, as the program implements them (ws, wss, http, https are planned).")]
     public string Protocol { get; set; } = "tcp";
 
     /// <summary>
@@ -34,7 +34,7 @@ public class EndpointOptions : IValidatedOptions
     public string DefaultPath { get; set; } = Protocols.DefaultSocketPath("benchmark");
 
     /// <summary>The port to use: the one given, or the protocol's default.</summary>
-    public int ResolvedPort => Port ?? Protocols.DefaultPort(Protocol);
+    public int ResolvedPort => Port ?? DefaultPortFor(Protocol);
 
     /// <summary>The socket file to use: the one given, or <see cref="DefaultPath"/>.</summary>
     public string ResolvedPath => Path ?? DefaultPath;
@@ -44,6 +44,9 @@ public class EndpointOptions : IValidatedOptions
 
     /// <summary>Where the server is, for messages: "127.0.0.1:1111", or the socket file for uds.</summary>
     public string Target => UsesSocketFile ? ResolvedPath : $"{Address}:{ResolvedPort}";
+
+    /// <summary>The port used when <c>-p</c> is not given; by default the protocol's usual one (<see cref="Protocols.DefaultPort"/>).</summary>
+    protected virtual int DefaultPortFor(string protocol) => Protocols.DefaultPort(protocol);
 
     /// <inheritdoc />
     public virtual string? Validate()

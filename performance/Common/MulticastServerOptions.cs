@@ -13,6 +13,16 @@ public sealed class MulticastServerOptions : ServerOptions
     [Option('s', "size", Default = 32, HelpText = "Single message size in bytes.")]
     public int Size { get; set; } = 32;
 
+    /// <summary>
+    /// The group to multicast to over udp (<c>--group</c>); default 239.255.0.1. The port is <c>-p</c> (default 3334 for
+    /// udp); the server's own socket binds <c>-a</c> on a port the system picks.
+    /// </summary>
+    [Option("group", Default = Protocols.DefaultMulticastGroup, HelpText = "udp: the multicast group to send to (default 239.255.0.1; port -p, default 3334).")]
+    public string Group { get; set; } = Protocols.DefaultMulticastGroup;
+
+    /// <inheritdoc />
+    protected override int DefaultPortFor(string protocol) => Protocols.DefaultMulticastPortFor(protocol);
+
     /// <inheritdoc />
     public override string? Validate()
     {
@@ -20,6 +30,10 @@ public sealed class MulticastServerOptions : ServerOptions
             return $"the message rate (-m) must not be negative, not {Messages}";
         if (Size < 1)
             return $"the message size (-s) must be at least 1, not {Size}";
+        if (Protocols.IsDatagram(Protocol) && Size > Protocols.MaxDatagramSize)
+            return $"a udp message (-s) is one datagram, at most {Protocols.MaxDatagramSize} bytes, not {Size}";
+        if (Protocols.IsDatagram(Protocol) && Protocols.CheckMulticastGroup(Group) is { } problem)
+            return problem;
         return base.Validate();
     }
 }

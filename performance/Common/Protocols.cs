@@ -1,6 +1,8 @@
 using System;
 using System.Collections.Generic;
 using System.IO;
+using System.Net;
+using System.Net.Sockets;
 
 namespace NetCoreServer.Performance.Common;
 
@@ -23,6 +25,15 @@ public static class Protocols
         ["wss"] = 8443,
     };
 
+    /// <summary>The udp multicast group the multicast benchmarks use when <c>--group</c> is not given: 239.255.0.1 (organisation-local scope).</summary>
+    public const string DefaultMulticastGroup = "239.255.0.1";
+
+    /// <summary>The port of the udp multicast group when <c>-p</c> is not given: 3334, beside the udp echo's 3333.</summary>
+    public const int DefaultMulticastPort = 3334;
+
+    /// <summary>The largest udp payload over IPv4: 65,535 minus the IP and UDP headers.</summary>
+    public const int MaxDatagramSize = 65_507;
+
     /// <summary>Every protocol name a benchmark may eventually implement, in the order they are listed to the user.</summary>
     public static IReadOnlyList<string> Known { get; } = ["tcp", "ssl", "uds", "udp", "ws", "wss", "http", "https"];
 
@@ -31,6 +42,23 @@ public static class Protocols
 
     /// <summary>The usual port of <paramref name="protocol"/>; 1111 (tcp's) for a name that is not known.</summary>
     public static int DefaultPort(string protocol) => s_defaultPorts.TryGetValue(protocol, out var port) ? port : 1111;
+
+    /// <summary>True for udp, whose datagrams may be dropped.</summary>
+    public static bool IsDatagram(string protocol) => protocol.Equals("udp", StringComparison.OrdinalIgnoreCase);
+
+    /// <summary>The usual port of a multicast benchmark: <see cref="DefaultMulticastPort"/> for udp, otherwise <see cref="DefaultPort"/>.</summary>
+    public static int DefaultMulticastPortFor(string protocol) => IsDatagram(protocol) ? DefaultMulticastPort : DefaultPort(protocol);
+
+    /// <summary>Null when <paramref name="group"/> is an IPv4 or IPv6 multicast address, otherwise why it is not.</summary>
+    public static string? CheckMulticastGroup(string group)
+    {
+        if (!IPAddress.TryParse(group, out var address))
+            return $"the multicast group (--group) must be an IP address, not '{group}'";
+        var multicast = address.AddressFamily == AddressFamily.InterNetworkV6
+            ? address.IsIPv6Multicast
+            : (address.GetAddressBytes()[0] & 0xF0) == 0xE0;
+        return multicast ? null : $"the multicast group (--group) must be a multicast address (224.0.0.0/4 or ff00::/8), not {group}";
+    }
 
     /// <summary>True when <paramref name="protocol"/> reaches its server through a socket file (uds), not an address and a port.</summary>
     public static bool UsesSocketFile(string protocol) => protocol.Equals("uds", StringComparison.OrdinalIgnoreCase);

@@ -34,6 +34,8 @@ public static class ResultReport
     {
         Console.WriteLine();
         Console.WriteLine($"Errors: {result.Errors}");
+        if (result.Lost is { } lost)
+            Console.WriteLine($"Lost datagrams: {lost}");
         Console.WriteLine();
         Console.WriteLine($"Total time: {Units.Duration(result.Elapsed)}");
         Console.WriteLine($"Total data: {Units.DataSize(result.TotalBytes)}");
@@ -45,7 +47,8 @@ public static class ResultReport
 
     /// <summary>
     /// The result as one JSON line with the keys protocol, clients, messages, size, seconds, total_bytes,
-    /// total_messages, msg_per_s, mib_per_s and errors (messages is 0 for a benchmark without that figure).
+    /// total_messages, msg_per_s, mib_per_s and errors (messages is 0 for a benchmark without that figure), and lost
+    /// for a benchmark that counts lost datagrams.
     /// </summary>
     public static string ToJson(BenchmarkResult result)
     {
@@ -63,6 +66,8 @@ public static class ResultReport
             writer.WriteNumber("msg_per_s", Math.Round(result.MessagesPerSecond, 1));
             writer.WriteNumber("mib_per_s", Math.Round(result.MebibytesPerSecond, 3));
             writer.WriteNumber("errors", result.Errors);
+            if (result.Lost is { } lost)
+                writer.WriteNumber("lost", lost);
             writer.WriteEndObject();
         }
         return Encoding.UTF8.GetString(buffer.WrittenSpan);

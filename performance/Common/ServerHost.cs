@@ -33,6 +33,11 @@ public static class ServerHost
         {
             server = factory.Create(options);
         }
+        catch (UnsafeNetworkException exception)
+        {
+            Console.Error.WriteLine($"error: {exception.Message}");
+            return ExitCodes.Usage;
+        }
         catch (Exception exception) when (exception is FormatException or ArgumentException)
         {
             Console.Error.WriteLine($"error: invalid endpoint '{options.Target}': {exception.Message}");

@@ -1,0 +1,76 @@
+using System;
+using System.Net;
+using System.Net.Sockets;
+using System.Threading.Tasks;
+using NetCoreServer.Examples;
+
+namespace UdpMulticastServer;
+
+/// <summary>
+/// Multicasts every console line to a group. Runs only inside a private network namespace whose only interface is
+/// lo (see examples/run-in-private-netns.sh); anywhere else it sends nothing and exits with code 3.
+/// </summary>
+internal static class Program
+{
+    private static async Task<int> Main(string[] args)
+    {
+        if (!MulticastArguments.TryParse(args, out var group, out var port))
+        {
+            Console.Error.WriteLine($"Usage: UdpMulticastServer [multicast address] [port]   (defaults: {MulticastArguments.DefaultGroup} {MulticastArguments.DefaultPort})");
+            Console.Error.WriteLine("Runs only inside a private network namespace: examples/run-in-private-netns.sh dotnet UdpMulticastServer.dll ...");
+            return 2;
+        }
+        // Before any socket exists: nothing may be sent from the host's namespace.
+        if (PrivateNetworkNamespace.WhyUnsafe() is { } reason)
+            return PrivateNetworkNamespace.Refuse(reason, args);
+
+        using var server = new MulticastServer(group);
+        PrivateNetworkNamespace.PinToLoopback(server, group);
+        try
+        {
+            server.Start(group, port);
+        }
+        catch (SocketException exception)
+        {
+            Console.Error.WriteLine($"The multicast server cannot start: {exception.SocketErrorCode}");
+            return 1;
+        }
+
+        // Scripts wait for this line before typing, so it must not wait in a buffer.
+        Console.WriteLine($"UDP multicast server sending to {server.MulticastEndpoint} from {server.Endpoint}");
+        Console.Out.Flush();
+        Console.WriteLine("Type a line to multicast it, '!' to restart the server, an empty line to quit.");
+
+        using var commands = new ConsoleCommands();
+        while (await commands.ReadAsync().ConfigureAwait(false) is { } line)
+        {
+            if (line == "!")
+            {
+                Console.WriteLine("Server restarting...");
+                Console.WriteLine(Restart(server) ? "Done!" : "The server did not restart; it stays stopped.");
+                continue;
+            }
+            // One line, one datagram: no newline is needed to tell messages apart.
+            if (!server.MulticastAsync(line))
+                Console.WriteLine("The line was not sent (the server is stopped or its send queue is full).");
+        }
+
+        Console.WriteLine("Server stopping...");
+        server.Stop();
+        Console.WriteLine("Done!");
+        return 0;
+    }
+
+    private static bool Restart(MulticastServer server)
+    {
+        try
+        {
+            return server.Restart();
+        }
+        catch (SocketException exception)
+        {
+            Console.Error.WriteLine($"The multicast server cannot start again: {exception.SocketErrorCode}");
+            return false;
+        }
+    }
+}

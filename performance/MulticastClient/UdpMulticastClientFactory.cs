@@ -1,0 +1,14 @@
+using System.Net;
+using NetCoreServer.Performance.Common;
+
+namespace NetCoreServer.Performance.MulticastClient;
+
+/// <summary>The udp multicast client, joining <c>--group</c>:<c>-p</c>; only where lo is the only interface (see <see cref="NetworkIsolation"/>).</summary>
+internal sealed class UdpMulticastClientFactory : IBenchmarkClientFactory<MulticastClientOptions>
+{
+    public IBenchmarkClient Create(MulticastClientOptions options, ConnectionMeter meter)
+    {
+        NetworkIsolation.EnsureLoopbackOnly("udp multicast");
+        return new MulticastUdpClient(IPAddress.Parse(options.Group), options.ResolvedPort, meter);
+    }
+}
