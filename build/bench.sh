@@ -12,13 +12,14 @@
 #        tools/certificates/server.pfx, created on first use; clients trust tools/certificates/ca.crt);
 #   uds: echo and multicast with 1 and with 100 clients against the same servers with --protocol uds, on Unix
 #        socket files in $TMPDIR (default /tmp) named after this script's pid, removed at the end;
-#   udp: echo with 1 and with 100 clients (-m $UDP_ECHO_MESSAGES datagrams in flight per client, to keep loss
-#        manageable) on the host loopback; multicast with 1 and with 10 clients to group 239.255.0.1, run inside one
-#        private network namespace per run (unshare --net, plus --map-root-user when not root) whose only interface is
-#        lo with a multicast route, because on the host a multicast datagram would go out on the real network. Without
-#        unshare or ip, or when the namespace cannot be made, those rows are skipped with a note.
+#   udp: echo with 1 and with 100 clients against EchoServer and RawEchoServer (-m $UDP_ECHO_MESSAGES datagrams
+#        in flight per client, to keep loss manageable) on the host loopback; multicast with 1 and with 10 clients
+#        to group 239.255.0.1, run inside one private network namespace per run (unshare --net, plus
+#        --map-root-user when not root) whose only interface is lo with a multicast route, because on the host a
+#        multicast datagram would go out on the real network. Without unshare
+#        or ip, or when the namespace cannot be made, those rows are skipped with a note.
 # Every client prints one JSON line (--json); they are collected in $BENCH_OUT/results.jsonl (default
-# artifacts/bench) and summarised as a table with msg/s, MiB/s and, for echo, the ratios ours/raw (tcp),
+# artifacts/bench) and summarised as a table with msg/s, MiB/s and, for echo, the ratios ours/raw (tcp, udp),
 # ssl/tcp and uds/tcp (ssl and uds against our tcp echo with as many clients), and for udp the datagrams lost.
 # Then IdleConnections prints the memory of $IDLE_CONNECTIONS idle connections, tcp and ssl, against raw sockets.
 # Servers are stopped with SIGTERM after each run, and by the exit trap whatever happens.
@@ -26,7 +27,7 @@
 #
 # Environment: SECONDS_PER_RUN (5), MESSAGE_SIZE (32), ECHO_MESSAGES (1000 in flight per client),
 # UDP_ECHO_MESSAGES (100 datagrams in flight per udp client), IDLE_CONNECTIONS (1000),
-# BENCH_BASE_PORT (21111; seven ports from it are used), BENCH_OUT (artifacts/bench).
+# BENCH_BASE_PORT (21111; eight ports from it are used), BENCH_OUT (artifacts/bench).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -46,6 +47,7 @@ SSL_MULTICAST_PORT=$((BASE_PORT + 4))
 UDP_ECHO_PORT=$((BASE_PORT + 5))
 # Inside a private network namespace, so it cannot meet anything else; the group is the programs' default.
 UDP_MULTICAST_PORT=$((BASE_PORT + 6))
+UDP_RAW_PORT=$((BASE_PORT + 7))
 # Unique to this run, so that two runs (or a server someone started by hand) do not meet on one file.
 UDS_ECHO_PATH="${TMPDIR:-/tmp}/netcoreserver-bench-$$-echo.sock"
 UDS_MULTICAST_PATH="${TMPDIR:-/tmp}/netcoreserver-bench-$$-multicast.sock"
@@ -309,6 +311,7 @@ for clients in 1 100; do
 done
 for clients in 1 100; do
     run echo ours EchoServer EchoClient udp "$UDP_ECHO_PORT" "$clients"
+    run echo raw RawEchoServer EchoClient udp "$UDP_RAW_PORT" "$clients"
 done
 if [[ -n "$NETNS_SKIP" ]]; then
     echo "  udp multicast skipped: $NETNS_SKIP (it runs only inside a private network namespace)"
@@ -351,8 +354,8 @@ while IFS= read -r line; do
     [[ "$line" != *'"lost":'* ]] || lost="$(field "$line" lost)"
     versus_raw=""
     versus_tcp=""
-    if [[ "$benchmark" == echo && "$label" == ours && "$protocol" == tcp ]]; then
-        raw_rate="$(rate_of echo raw tcp "$clients")"
+    if [[ "$benchmark" == echo && "$label" == ours && ( "$protocol" == tcp || "$protocol" == udp ) ]]; then
+        raw_rate="$(rate_of echo raw "$protocol" "$clients")"
         [[ -z "$raw_rate" ]] || versus_raw="$(ratio "$rate" "$raw_rate")"
     fi
     if [[ "$benchmark" == echo && "$label" == ours && ( "$protocol" == ssl || "$protocol" == uds ) ]]; then
@@ -368,7 +371,7 @@ while IFS= read -r line; do
         "$benchmark" "$protocol" "$server_name" "$clients" "$rate" "$mib" "$errors" "$versus_raw" "$versus_tcp" "$lost"
 done < "$RESULTS"
 echo
-echo "ours/raw: our tcp echo against the raw-socket echo; vs tcp: ssl/tcp and uds/tcp, each echo against our tcp echo"
+echo "ours/raw: our tcp and udp echo against the raw-socket echo (same client); vs tcp: ssl/tcp and uds/tcp, each echo against our tcp echo"
 echo "with as many clients. Lost: udp echo datagrams written off after 100 ms without an echo (an upper bound);"
 echo "udp multicast ran inside a private network namespace, so it never reached a real network."
 echo "JSON lines: $RESULTS"

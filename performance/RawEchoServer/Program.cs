@@ -10,7 +10,8 @@ namespace NetCoreServer.Performance.RawEchoServer;
 internal static class Program
 {
     private static readonly ProtocolCatalog<IBenchmarkServerFactory<ServerOptions>> s_protocols = new ProtocolCatalog<IBenchmarkServerFactory<ServerOptions>>()
-        .Add("tcp", new RawTcpEchoServerFactory());
+        .Add("tcp", new RawTcpEchoServerFactory())
+        .Add("udp", new RawUdpEchoServerFactory());
 
     private static Task<int> Main(string[] args) => ServerHost.RunAsync(args, "Raw echo server", s_protocols, Protocols.DefaultSocketPath("echo"));
 }
