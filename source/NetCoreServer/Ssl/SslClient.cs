@@ -66,7 +66,7 @@ public class SslClient : TcpClient
     /// <summary>True while connected and the handshake has not completed yet.</summary>
     public bool IsHandshaking => IsConnected && !IsHandshaked;
 
-    /// <summary>True once the TLS handshake has completed.</summary>
+    /// <summary>True from the end of the TLS handshake until a disconnect starts (NetCoreServer clears it on disconnect too).</summary>
     public bool IsHandshaked => TlsState.IsHandshaked(Engine);
 
     /// <summary>Why the last handshake failed (certificate rejected, protocol mismatch, timeout), or null.</summary>

@@ -47,8 +47,8 @@ public class SslContext
     /// <summary>Creates a context with a certificate and a validation callback.</summary>
     /// <param name="protocols">Allowed protocol versions.</param>
     /// <param name="certificate">Certificate with its private key.</param>
-    /// <param name="certificateValidationCallback">Validates the peer's certificate.</param>
-    public SslContext(SslProtocols protocols, X509Certificate certificate, RemoteCertificateValidationCallback certificateValidationCallback)
+    /// <param name="certificateValidationCallback">Validates the peer's certificate; null means the platform's validation (as NetCoreServer's <c>null</c> argument).</param>
+    public SslContext(SslProtocols protocols, X509Certificate certificate, RemoteCertificateValidationCallback? certificateValidationCallback)
         : this(protocols, certificate)
     {
         CertificateValidationCallback = certificateValidationCallback;
@@ -66,8 +66,8 @@ public class SslContext
     /// <summary>Creates a context with a certificate collection and a validation callback.</summary>
     /// <param name="protocols">Allowed protocol versions.</param>
     /// <param name="certificates">Certificates with their private keys.</param>
-    /// <param name="certificateValidationCallback">Validates the peer's certificate.</param>
-    public SslContext(SslProtocols protocols, X509Certificate2Collection certificates, RemoteCertificateValidationCallback certificateValidationCallback)
+    /// <param name="certificateValidationCallback">Validates the peer's certificate; null means the platform's validation (as NetCoreServer's <c>null</c> argument).</param>
+    public SslContext(SslProtocols protocols, X509Certificate2Collection certificates, RemoteCertificateValidationCallback? certificateValidationCallback)
         : this(protocols, certificates)
     {
         CertificateValidationCallback = certificateValidationCallback;

@@ -28,7 +28,7 @@ public class SslSession : StreamSession
     /// <summary>The server this session belongs to.</summary>
     public SslServer Server { get; }
 
-    /// <summary>True once the TLS handshake has completed.</summary>
+    /// <summary>True from the end of the TLS handshake until a disconnect starts (NetCoreServer clears it on disconnect too).</summary>
     public bool IsHandshaked => TlsState.IsHandshaked(Engine);
 
     /// <summary>Why the handshake failed, when it did (a certificate error, a protocol mismatch, a timeout).</summary>

@@ -9,7 +9,8 @@ namespace NetCoreServer.Ssl;
 /// <summary>Reads the TLS facts of a connection from its transport, for SslSession and SslClient alike.</summary>
 internal static class TlsState
 {
-    public static bool IsHandshaked(StreamSessionEngine? engine) => engine?.Transport is TlsTransport { IsHandshaked: true };
+    /// <summary>Handshaked and still connected: like NetCoreServer, a connection stops counting as handshaked when its disconnect starts.</summary>
+    public static bool IsHandshaked(StreamSessionEngine? engine) => engine is { IsConnected: true, Transport: TlsTransport { IsHandshaked: true } };
 
     public static Exception? HandshakeException(StreamSessionEngine? engine) => (engine?.Transport as TlsTransport)?.HandshakeException;
 

@@ -15,7 +15,7 @@ public partial class UdpClient
     /// <summary>
     /// Prepares (or stops preparing) the client to receive multicast: sets <see cref="DatagramPeer.OptionReuseAddress"/>
     /// so several receivers on this host can share the port, and <see cref="OptionMulticast"/> so Connect binds the
-    /// endpoint's port on any address. Call before <see cref="Connect"/>; then <see cref="JoinMulticastGroup"/>.
+    /// endpoint's port on any address. Call before <see cref="Connect"/>; then <see cref="JoinMulticastGroup(IPAddress)"/>.
     /// </summary>
     /// <param name="enable">True to receive multicast.</param>
     public virtual void SetupMulticast(bool enable)
@@ -38,7 +38,17 @@ public partial class UdpClient
         OnJoinedMulticastGroup(address);
     }
 
-    /// <summary>Leaves a multicast group joined with <see cref="JoinMulticastGroup"/>, then raises <see cref="OnLeftMulticastGroup"/> on this thread.</summary>
+    /// <summary>
+    /// Joins a multicast group given as an IP address literal (NetCoreServer's string overload); see
+    /// <see cref="JoinMulticastGroup(IPAddress)"/>. Raises <see cref="OnJoinedMulticastGroup"/> on this thread.
+    /// </summary>
+    /// <param name="address">The group address, such as "239.255.0.1" or "ff12::1".</param>
+    /// <exception cref="FormatException"><paramref name="address"/> is not an IP address.</exception>
+    /// <exception cref="InvalidOperationException">The client is not connected.</exception>
+    /// <exception cref="SocketException">The system refused the membership.</exception>
+    public virtual void JoinMulticastGroup(string address) => JoinMulticastGroup(IPAddress.Parse(address));
+
+    /// <summary>Leaves a multicast group joined with <see cref="JoinMulticastGroup(IPAddress)"/>, then raises <see cref="OnLeftMulticastGroup"/> on this thread.</summary>
     /// <param name="address">The group address.</param>
     /// <exception cref="InvalidOperationException">The client is not connected.</exception>
     /// <exception cref="SocketException">The system refused (for example, the group was not joined).</exception>
@@ -47,6 +57,16 @@ public partial class UdpClient
         SetMembership(address, SocketOptionName.DropMembership);
         OnLeftMulticastGroup(address);
     }
+
+    /// <summary>
+    /// Leaves a multicast group given as an IP address literal (NetCoreServer's string overload); see
+    /// <see cref="LeaveMulticastGroup(IPAddress)"/>. Raises <see cref="OnLeftMulticastGroup"/> on this thread.
+    /// </summary>
+    /// <param name="address">The group address, such as "239.255.0.1" or "ff12::1".</param>
+    /// <exception cref="FormatException"><paramref name="address"/> is not an IP address.</exception>
+    /// <exception cref="InvalidOperationException">The client is not connected.</exception>
+    /// <exception cref="SocketException">The system refused (for example, the group was not joined).</exception>
+    public virtual void LeaveMulticastGroup(string address) => LeaveMulticastGroup(IPAddress.Parse(address));
 
     /// <summary>Called after a multicast group was joined, on the thread that joined it.</summary>
     /// <param name="address">The group address.</param>

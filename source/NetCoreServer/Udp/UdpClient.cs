@@ -73,7 +73,8 @@ public partial class UdpClient : DatagramPeer
     /// Opens the socket: resolves the server endpoint, binds (an ephemeral port, or the endpoint's port with
     /// <see cref="OptionMulticast"/>) and starts. Receiving starts when <see cref="DatagramPeer.ReceiveAsync"/> is called
     /// (typically from OnConnected), or by itself with <see cref="DatagramPeer.OptionContinuousReceive"/>. Hooks, on this
-    /// thread: OnConnecting, OnConnected; a failed bind raises OnError instead.
+    /// thread: OnConnecting, OnConnected; a failed bind raises OnError, OnDisconnecting and OnDisconnected instead, as in
+    /// NetCoreServer (so a client that reconnects from OnDisconnected retries after a failed Connect too).
     /// </summary>
     /// <returns>True when connected; false if already connected or the socket could not be bound.</returns>
     public virtual bool Connect()
@@ -101,6 +102,8 @@ public partial class UdpClient : DatagramPeer
             {
                 DatagramEngine.ExitHook();
             }
+            OnDisconnecting();
+            OnDisconnected();
             return false;
         }
         catch
