@@ -7,14 +7,13 @@ using System.Net.NetworkInformation;
 using System.Net.Sockets;
 using System.Reflection;
 using NetCoreServer;
+using NetCoreServer.NetworkIsolation;
 
 namespace NetCoreServer.Examples;
 
 /// <summary>
-/// Keeps the multicast examples' datagrams on this machine: they run only in a private network namespace whose only
-/// interface is <c>lo</c>. On this project's machines the host's loopback has no multicast route, so a multicast
-/// datagram sent on the host (and the IGMP report of a join) would go out on the real network. There is deliberately
-/// no option to override the check.
+/// How the multicast examples react to <see cref="PrivateNetwork.WhyUnsafe"/> (the check, shared with the tests and
+/// benchmarks): they refuse with advice on stderr and exit code 3, and once allowed they send and join on <c>lo</c> only.
 /// </summary>
 /// <remarks>Compiled into both UdpMulticastServer and UdpMulticastClient (the client links this file).</remarks>
 internal static class PrivateNetworkNamespace
@@ -23,41 +22,9 @@ internal static class PrivateNetworkNamespace
     public const int RefusedExitCode = 3;
 
     private const string WrapperPath = "examples/run-in-private-netns.sh";
-    private const string LoopbackSetup = "ip link set lo up && ip link set lo multicast on && ip route add 224.0.0.0/4 dev lo";
-
-    /// <summary>Checks that this process sees no network interface but <c>lo</c>.</summary>
-    /// <returns>Null when it is safe to send or join multicast; otherwise why not.</returns>
-    public static string? WhyUnsafe()
-    {
-        if (!OperatingSystem.IsLinux())
-            return "private network namespaces need Linux";
-        string[] names;
-        try
-        {
-            // /proc/self/net is the network namespace of this process, whatever /sys or /proc/net of a shell show.
-            names = File.ReadAllLines("/proc/self/net/dev")
-                .Skip(2)
-                .Select(line => line.Split(':')[0].Trim())
-                .Where(name => name.Length > 0)
-                .ToArray();
-        }
-        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
-        {
-            return $"/proc/self/net/dev cannot be read ({exception.Message})";
-        }
-        if (names is not ["lo"])
-            return $"network interfaces other than lo are present ({string.Join(", ", names)})";
-
-        // A second opinion from the runtime's own view, so a /proc that lies (another namespace's, mounted here) is caught.
-        var others = NetworkInterface.GetAllNetworkInterfaces()
-            .Where(nic => nic.NetworkInterfaceType != NetworkInterfaceType.Loopback || nic.Name != "lo")
-            .Select(nic => nic.Name)
-            .ToArray();
-        return others.Length == 0 ? null : $"network interfaces other than lo are present ({string.Join(", ", others)})";
-    }
 
     /// <summary>
-    /// Sends and joins on <c>lo</c> explicitly (by address for IPv4, by index for IPv6). The check above already allows
+    /// Sends and joins on <c>lo</c> explicitly (by address for IPv4, by index for IPv6). The check already allows
     /// only <c>lo</c>; pinning means a routing table set up differently cannot pick another interface either.
     /// </summary>
     /// <param name="peer">The server or client, before it starts.</param>
@@ -65,41 +32,27 @@ internal static class PrivateNetworkNamespace
     public static void PinToLoopback(DatagramPeer peer, IPAddress group)
     {
         if (group.AddressFamily == AddressFamily.InterNetworkV6)
-            peer.OptionMulticastInterfaceIndex = LoopbackIndex();
+            peer.OptionMulticastInterfaceIndex = PrivateNetwork.LoopbackIndex();
         else
             peer.OptionMulticastInterface = IPAddress.Loopback;
     }
 
     /// <summary>Prints why the example refuses to run and how to run it safely, to stderr.</summary>
-    /// <param name="reason">What <see cref="WhyUnsafe"/> returned.</param>
+    /// <param name="reason">What <see cref="PrivateNetwork.WhyUnsafe"/> returned.</param>
     /// <param name="args">The example's arguments, repeated in the suggested commands.</param>
     /// <returns><see cref="RefusedExitCode"/>.</returns>
     public static int Refuse(string reason, IReadOnlyList<string> args)
     {
         var command = Command(args);
         var error = Console.Error;
-        error.WriteLine($"Refusing to send or join multicast: this process is not in a private network namespace: {reason}.");
+        error.WriteLine($"Refusing to send or join multicast outside a private network namespace: {reason}.");
         error.WriteLine("The host's loopback has no multicast route here, so the datagrams would go out on the real network.");
         error.WriteLine("Run the example in a new network namespace whose only interface is lo, set up for multicast:");
         error.WriteLine($"  {Wrapper()} {string.Join(' ', command.Select(QuoteForShell))}");
         error.WriteLine("or by hand" + (Environment.IsPrivilegedProcess ? ":" : " (not root: --map-root-user maps you to root in a user namespace):"));
         var unshare = Environment.IsPrivilegedProcess ? "unshare --net" : "unshare --net --map-root-user";
-        error.WriteLine($"  {unshare} sh -c '{LoopbackSetup} && exec {string.Join(' ', command.Select(QuoteInsideSingleQuotes))}'");
+        error.WriteLine($"  {unshare} sh -c '{PrivateNetwork.LoopbackSetup} && exec {string.Join(' ', command.Select(QuoteInsideSingleQuotes))}'");
         return RefusedExitCode;
-    }
-
-    private static int LoopbackIndex()
-    {
-        var lo = NetworkInterface.GetAllNetworkInterfaces().FirstOrDefault(nic => nic.NetworkInterfaceType == NetworkInterfaceType.Loopback);
-        try
-        {
-            return lo?.GetIPProperties().GetIPv6Properties()?.Index ?? 1;
-        }
-        catch (NetworkInformationException)
-        {
-            // lo is interface 1 in every new namespace.
-            return 1;
-        }
     }
 
     // How this process was started: "dotnet path/X.dll ARGS" or "path/X ARGS" (the apphost).

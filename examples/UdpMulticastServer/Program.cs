@@ -3,6 +3,7 @@ using System.Net;
 using System.Net.Sockets;
 using System.Threading.Tasks;
 using NetCoreServer.Examples;
+using NetCoreServer.NetworkIsolation;
 
 namespace UdpMulticastServer;
 
@@ -21,9 +22,10 @@ internal static class Program
             return 2;
         }
         // Before any socket exists: nothing may be sent from the host's namespace.
-        if (PrivateNetworkNamespace.WhyUnsafe() is { } reason)
+        if (PrivateNetwork.WhyUnsafe() is { } reason)
             return PrivateNetworkNamespace.Refuse(reason, args);
 
+        using var commands = new ConsoleCommands();
         using var server = new MulticastServer(group);
         PrivateNetworkNamespace.PinToLoopback(server, group);
         try
@@ -41,24 +43,19 @@ internal static class Program
         Console.Out.Flush();
         Console.WriteLine("Type a line to multicast it, '!' to restart the server, an empty line to quit.");
 
-        using var commands = new ConsoleCommands();
-        while (await commands.ReadAsync().ConfigureAwait(false) is { } line)
-        {
-            if (line == "!")
-            {
-                Console.WriteLine("Server restarting...");
-                Console.WriteLine(Restart(server) ? "Done!" : "The server did not restart; it stays stopped.");
-                continue;
-            }
-            // One line, one datagram: no newline is needed to tell messages apart.
-            if (!server.MulticastAsync(line))
-                Console.WriteLine("The line was not sent (the server is stopped or its send queue is full).");
-        }
-
-        Console.WriteLine("Server stopping...");
-        server.Stop();
-        Console.WriteLine("Done!");
+        await ServerConsoleLoop.RunAsync(
+            commands,
+            line => Multicast(server, line),
+            () => Restart(server),
+            () => server.Stop()).ConfigureAwait(false);
         return 0;
+    }
+
+    private static void Multicast(MulticastServer server, string line)
+    {
+        // One line, one datagram: no newline is needed to tell messages apart.
+        if (!server.MulticastAsync(line))
+            Console.WriteLine("The line was not sent (the server is stopped or its send queue is full).");
     }
 
     private static bool Restart(MulticastServer server)

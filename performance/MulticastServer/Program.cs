@@ -6,7 +6,7 @@ namespace NetCoreServer.Performance.MulticastServer;
 /// <summary>
 /// Multicast benchmark server: multicasts <c>-s</c>-byte messages to every connected session (tcp, ssl or uds), as fast
 /// as the sessions take them or at <c>-m</c> messages per second. Over udp it sends each message once to a group on the
-/// loopback interface, and runs only inside a private network namespace (see <see cref="NetworkIsolation"/>).
+/// loopback interface, and runs only inside a private network namespace (see <see cref="UnsafeNetworkException.ThrowIfNotPrivate"/>).
 /// </summary>
 internal static class Program
 {

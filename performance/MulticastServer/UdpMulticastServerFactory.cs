@@ -3,12 +3,12 @@ using NetCoreServer.Performance.Common;
 
 namespace NetCoreServer.Performance.MulticastServer;
 
-/// <summary>The udp multicast server, sending to <c>--group</c>:<c>-p</c>; only where lo is the only interface (see <see cref="NetworkIsolation"/>).</summary>
+/// <summary>The udp multicast server, sending to <c>--group</c>:<c>-p</c>; only where lo is the only interface (see <see cref="UnsafeNetworkException.ThrowIfNotPrivate"/>).</summary>
 internal sealed class UdpMulticastServerFactory : IBenchmarkServerFactory<MulticastServerOptions>
 {
     public IBenchmarkServer Create(MulticastServerOptions options)
     {
-        NetworkIsolation.EnsureLoopbackOnly("udp multicast");
+        UnsafeNetworkException.ThrowIfNotPrivate("udp multicast");
         var group = new IPEndPoint(IPAddress.Parse(options.Group), options.ResolvedPort);
         return new MulticastUdpServer(options.Address, group, options.Messages, options.Size);
     }

@@ -3,6 +3,7 @@ using System.Linq;
 using System.Net;
 using System.Net.Sockets;
 using System.Threading.Tasks;
+using NetCoreServer.NetworkIsolation;
 
 namespace NetCoreServer.Udp.Probe;
 
@@ -27,7 +28,7 @@ internal static class MulticastScenario
             Console.Error.WriteLine($"usage: run by the multicast test as 'unshare --net ... multicast {InsideNamespaceFlag}'; it never sends multicast on the host.");
             return 2;
         }
-        var unsafeReason = NamespaceGuard.WhyUnsafe();
+        var unsafeReason = PrivateNetwork.WhyUnsafe();
         if (unsafeReason != null)
         {
             Console.WriteLine($"FAIL namespace: refusing to send multicast: {unsafeReason}");
@@ -35,7 +36,7 @@ internal static class MulticastScenario
         }
         Report(true, "namespace", "only lo is present");
 
-        var loIndex = NamespaceGuard.LoopbackIndex();
+        var loIndex = PrivateNetwork.LoopbackIndex();
         await Scenario("ipv4", IPAddress.Any, IPAddress.Parse("239.255.0.1"), 33301, loIndex, mayBeSkipped: false);
         await Scenario("ipv6", IPAddress.IPv6Any, IPAddress.Parse("ff15::1"), 33302, loIndex, mayBeSkipped: true);
         Console.WriteLine(s_failures == 0 ? "DONE all checks passed" : $"DONE {s_failures} check(s) failed");
