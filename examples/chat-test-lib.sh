@@ -1,152 +1,28 @@
-# Shared part of the chat example process tests (test-chat.sh, test-sslchat.sh, test-udschat.sh); sourced, never
-# run by itself.
+# Chat part of the chat example process tests (test-chat.sh, test-sslchat.sh, test-udschat.sh); sourced, never
+# run by itself. The generic machinery (processes, checks, tally) is in process-test-lib.sh.
 #
 # The sourcing script sets CHAT (the protocol name the examples print: TCP, SSL, Unix socket), SERVER_PROJECT and
 # CLIENT_PROJECT (folders under examples/) and, for examples reached through a socket file instead of a port,
-# CHAT_ENDPOINT=path; then it calls build_examples and the chat_* scenario steps, adds its own checks between them,
-# and ends with finish. With CHAT_ENDPOINT=port (the default) servers take [port] and listen on 127.0.0.1, clients
-# take 127.0.0.1 [port]; with CHAT_ENDPOINT=path both take [path], a socket file in the work directory. Real server and client processes run with stdin fed from a FIFO and
-# are checked through their stdout. Every wait is bounded (WAIT_SECONDS, 10 s by default). Prints PASS/FAIL lines
-# and a summary; finish fails when a check failed. Set KEEP_LOGS=1 to keep the work directory with every
-# process's output.
+# CHAT_ENDPOINT=path; then it calls build_examples "$SERVER_PROJECT" "$CLIENT_PROJECT" and the chat_* scenario steps,
+# adds its own checks between them, and ends with finish. With CHAT_ENDPOINT=port (the default) servers take [port]
+# and listen on 127.0.0.1, clients take 127.0.0.1 [port]; with CHAT_ENDPOINT=path both take [path], a socket file in
+# the work directory. Set KEEP_LOGS=1 to keep the work directory with every process's output.
 # shellcheck shell=bash
-set -u
+# shellcheck source=process-test-lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/process-test-lib.sh"
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-TEST_NAME=$(basename "$0" .sh)
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/$TEST_NAME.XXXXXX")
-# A private artifacts path keeps this build out of the bin/obj folders a concurrent IDE or build may be using.
-ARTIFACTS="$WORK/build"
-WAIT_SECONDS=${WAIT_SECONDS:-10}
 CHAT_ENDPOINT=${CHAT_ENDPOINT:-port}
 case "$CHAT_ENDPOINT" in
     port) ENDPOINT_NAME=port ;;
     path) ENDPOINT_NAME="socket file" ;;
     *) echo "chat-test-lib.sh: CHAT_ENDPOINT must be port or path, not '$CHAT_ENDPOINT'" >&2; exit 2 ;;
 esac
-SERVER_DLL="$ARTIFACTS/bin/$SERVER_PROJECT/release/$SERVER_PROJECT.dll"
-CLIENT_DLL="$ARTIFACTS/bin/$CLIENT_PROJECT/release/$CLIENT_PROJECT.dll"
+SERVER_DLL=$(dll "$SERVER_PROJECT")
+CLIENT_DLL=$(dll "$CLIENT_PROJECT")
 WELCOME="Welcome to the $CHAT chat!"
-TAG=$$-$RANDOM
-# The builds live outside the repository, so examples that look for repository files (the TLS examples'
-# tools/certificates) find them from the current directory.
-cd "$ROOT" || exit 1
 
-PASSED=0
-FAILED=0
-declare -A PID=()   # process name -> pid
-declare -A FD=()    # process name -> fd of the FIFO feeding its stdin
-declare -A OUT=()   # process name -> file with its stdout and stderr
-
-cleanup() {
-    local name pid
-    for name in "${!PID[@]}"; do
-        pid=${PID[$name]}
-        kill -0 "$pid" 2>/dev/null && kill -TERM "$pid" 2>/dev/null
-    done
-    for name in "${!PID[@]}"; do
-        pid=${PID[$name]}
-        for _ in $(seq 20); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-        kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null
-    done
-    if [[ "${KEEP_LOGS:-0}" == 1 ]]; then
-        echo "logs kept in $WORK"
-    else
-        rm -rf "$WORK"
-    fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-pass() { PASSED=$((PASSED + 1)); echo "PASS: $*"; }
-
-fail() {
-    FAILED=$((FAILED + 1))
-    echo "FAIL: $*"
-    local name
-    for name in "${!OUT[@]}"; do
-        echo "  --- last lines of $name ---"
-        tail -n 8 "${OUT[$name]}" | sed 's/^/  | /'
-    done
-}
-
-check() { # check DESCRIPTION COMMAND...
-    local description=$1
-    shift
-    if "$@"; then pass "$description"; else fail "$description"; fi
-}
-
-count_of() { # count_of NAME TEXT: lines of NAME's output holding TEXT
-    local count
-    # The output file appears only once the background process has started; until then the count is 0.
-    count=$(grep -cF -- "$2" "${OUT[$1]}" 2>/dev/null)
-    echo "${count:-0}"
-}
-
-saw() { # saw NAME TEXT [COUNT]: waits until NAME's output holds TEXT on at least COUNT lines
-    local name=$1 text=$2 count=${3:-1} i
-    for ((i = 0; i < WAIT_SECONDS * 10; i++)); do
-        (($(count_of "$name" "$text") >= count)) && return 0
-        sleep 0.1
-    done
-    return 1
-}
-
-saw_exactly() { # saw_exactly NAME TEXT COUNT: NAME's output holds TEXT on exactly COUNT lines now
-    local actual
-    actual=$(count_of "$1" "$2")
-    [[ "$actual" == "$3" ]] || { echo "  $1 printed '$2' on $actual lines, expected $3"; return 1; }
-}
-
-exits_with() { # exits_with NAME CODE: waits until NAME has exited and checks its exit code
-    local name=$1 expected=$2 pid=${PID[$1]} i code
-    for ((i = 0; i < WAIT_SECONDS * 10; i++)); do
-        kill -0 "$pid" 2>/dev/null || break
-        sleep 0.1
-    done
-    if kill -0 "$pid" 2>/dev/null; then
-        echo "  $name (pid $pid) is still running"
-        return 1
-    fi
-    wait "$pid"
-    code=$?
-    unset "PID[$name]"
-    [[ "$code" == "$expected" ]] || { echo "  $name exited with $code, expected $expected"; return 1; }
-}
-
-launch() { # launch NAME COMMAND...: runs COMMAND in the background with stdin from a new FIFO
-    local name=$1 fifo="$WORK/$1.in" fd open
-    shift
-    mkfifo "$fifo"
-    # Read-write keeps the open from blocking and means writes never get SIGPIPE, even after the process died.
-    exec {fd}<>"$fifo"
-    open="${FD[*]}"
-    FD[$name]=$fd
-    OUT[$name]="$WORK/$name.out"
-    # The child must not inherit the other processes' FIFO ends, or closing one to send EOF would not work.
-    (
-        for inherited in $open $fd; do eval "exec $inherited>&-"; done
-        exec "$@"
-    ) <"$fifo" >"${OUT[$name]}" 2>&1 &
-    PID[$name]=$!
-}
-
-type_in() { # type_in NAME LINE: types LINE on NAME's console
-    printf '%s\n' "$2" >&"${FD[$1]}"
-}
-
-close_stdin() { # close_stdin NAME: NAME's console reaches end of input
-    local fd=${FD[$1]}
-    exec {fd}>&-
-    unset "FD[$1]"
-}
-
-kill_process() { # kill_process NAME SIGNAL: sends SIGNAL, waits until NAME has gone and forgets it
-    local pid=${PID[$1]}
-    kill "-$2" "$pid" 2>/dev/null
-    wait "$pid" 2>/dev/null
-    unset "PID[$1]"
-    close_stdin "$1"
+tally() { # the chat tests' own wording of the tally line, as they have always printed it
+    echo "$TEST_NAME: $PASSED checks passed, $FAILED checks failed"
 }
 
 start_server() { # start_server NAME ENDPOINT [ARGUMENT...]: a server on ENDPOINT (a port, or a socket file)
@@ -191,20 +67,6 @@ endpoint_of() { # endpoint_of NAME: the port, or the socket file, from the serve
 
 # --- steps ------------------------------------------------------------------------------------------------------
 
-build_examples() { # builds SERVER_PROJECT and CLIENT_PROJECT; exits when one fails
-    local project
-    for project in "$SERVER_PROJECT" "$CLIENT_PROJECT"; do
-        if dotnet build "$ROOT/examples/$project/$project.csproj" -c Release --nologo -v quiet \
-            --artifacts-path "$ARTIFACTS" --disable-build-servers >"$WORK/build-$project.log" 2>&1; then
-            pass "$project builds"
-        else
-            fail "$project builds"
-            grep -E 'error|Error' "$WORK/build-$project.log" | sort -u | head -n 20
-            exit 1
-        fi
-    done
-}
-
 chat_start() { # a server on a free port (PORT) or a new socket file (ENDPOINT, either way) and two clients, alice and bob
     start_server server "$(new_endpoint server)"
     check "server prints the $ENDPOINT_NAME it listens on" saw server "$(listening_line)"
@@ -212,12 +74,14 @@ chat_start() { # a server on a free port (PORT) or a new socket file (ENDPOINT, 
     if [[ "$CHAT_ENDPOINT" == path ]]; then
         if ! [[ "$ENDPOINT" == "$(new_endpoint server)" && -S "$ENDPOINT" ]]; then
             fail "server listens on the socket file it was given (got '$ENDPOINT')"
+            finish
             exit 1
         fi
     else
         PORT=$ENDPOINT
         if ! [[ "$PORT" =~ ^[0-9]+$ && "$PORT" -gt 0 ]]; then
             fail "server reported a real port (got '$PORT')"
+            finish
             exit 1
         fi
     fi
@@ -295,13 +159,8 @@ chat_quit() { # every way of quitting ends the process with exit code 0
     check "a fourth server starts" saw server4 "$CHAT chat server listening on"
     start_client carol "$(endpoint_of server4)"
     check "carol connects" saw carol "$WELCOME"
-    kill -TERM "${PID[carol]}"
+    terminate carol
     check "client quits with exit code 0 on SIGTERM" exits_with carol 0
-    kill -TERM "${PID[server4]}"
+    terminate server4
     check "server quits with exit code 0 on SIGTERM" exits_with server4 0
-}
-
-finish() { # prints the summary; the exit status says whether every check passed
-    echo "$TEST_NAME: $PASSED checks passed, $FAILED checks failed"
-    ((FAILED == 0))
 }

@@ -13,7 +13,7 @@ CLIENT_PROJECT=TcpChatClient
 # shellcheck source=chat-test-lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/chat-test-lib.sh"
 
-build_examples
+build_examples "$SERVER_PROJECT" "$CLIENT_PROJECT"
 chat_start
 chat_talk
 chat_restarts

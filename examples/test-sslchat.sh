@@ -27,7 +27,7 @@ if ! command -v openssl >/dev/null 2>&1; then
     exit
 fi
 
-build_examples
+build_examples "$SERVER_PROJECT" "$CLIENT_PROJECT"
 chat_start
 chat_talk
 

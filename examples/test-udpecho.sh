@@ -8,8 +8,8 @@
 # gives a client a new socket, and that every way of quitting (empty line, end of input, SIGTERM) exits with 0.
 # Nothing here is multicast. Every wait is bounded (WAIT_SECONDS, 10 s by default). Prints PASS/FAIL lines and a
 # tally; exits 1 when a check failed. KEEP_LOGS=1 keeps the work directory with every process's output.
-# shellcheck source=udp-test-lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/udp-test-lib.sh"
+# shellcheck source=process-test-lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/process-test-lib.sh"
 
 echo_line() { # echo_line TEXT: what the client prints when TEXT comes back from the server
     echo "Echo from 127.0.0.1:$PORT: $1"
@@ -29,7 +29,6 @@ socat_large() { # a 60,000-byte datagram (one read of the file, one datagram) co
     cmp -s "$WORK/large.in" "$WORK/large.out" || { echo "  socat got $(wc -c <"$WORK/large.out") bytes back, expected 60000"; return 1; }
 }
 
-cd "$ROOT" || exit 1
 build_examples UdpEchoServer UdpEchoClient
 SERVER=$(dll UdpEchoServer)
 CLIENT=$(dll UdpEchoClient)

@@ -16,8 +16,8 @@
 # with 0. Without unshare or ip, or where no network namespace can be created, it prints SKIP and exits with 0.
 # Every wait is bounded (WAIT_SECONDS, 10 s by default). Prints PASS/FAIL lines and a tally; exits 1 when a check
 # failed. KEEP_LOGS=1 keeps the work directory with every process's output.
-# shellcheck source=udp-test-lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/udp-test-lib.sh"
+# shellcheck source=process-test-lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/process-test-lib.sh"
 
 SELF="$ROOT/examples/test-udpmulticast.sh"
 INSIDE_PRIVATE=--inside-private-namespace
@@ -107,7 +107,7 @@ host_checks() {
     check "the host sent no IPv4 multicast meanwhile (IpExt OutMcastPkts $before -> $after)" test "$before" == "$after"
 
     # A namespace is not enough: one with a second interface (both ends of a veth pair stay inside it) is refused too.
-    env UDP_TEST_WORK="$WORK" TAG="$TAG" WAIT_SECONDS="$WAIT_SECONDS" \
+    env PROCESS_TEST_WORK="$WORK" TAG="$TAG" WAIT_SECONDS="$WAIT_SECONDS" \
         timeout 60 unshare "${UNSHARE_OPTIONS[@]}" bash "$SELF" "$INSIDE_CROWDED" "$(find_ip)" >"$WORK/crowded.log" 2>&1
     code=$?
     cat "$WORK/crowded.log"
@@ -255,7 +255,6 @@ case "${1:-}" in
     *) echo "usage: $0   (the $INSIDE_PRIVATE and $INSIDE_CROWDED modes are this script's own)" >&2; exit 2 ;;
 esac
 
-cd "$ROOT" || exit 1
 if ! command -v unshare >/dev/null 2>&1 || [[ -z "$(find_ip)" ]]; then
     echo "SKIP: test-udpmulticast needs unshare (util-linux) and ip (iproute2) to create a private network namespace"
     exit 0
@@ -273,7 +272,7 @@ wrapper_checks
 
 # The scenario: this script again, inside the wrapper's namespace. In the background, so a signal to this script
 # reaches its trap at once, and the cleanup stops the scenario (whose own trap stops its processes).
-env UDP_TEST_WORK="$WORK" TAG="$TAG" WAIT_SECONDS="$WAIT_SECONDS" \
+env PROCESS_TEST_WORK="$WORK" TAG="$TAG" WAIT_SECONDS="$WAIT_SECONDS" \
     timeout 180 bash "$ROOT/examples/run-in-private-netns.sh" bash "$SELF" "$INSIDE_PRIVATE" &
 PID["namespace"]=$!
 wait "${PID["namespace"]}"

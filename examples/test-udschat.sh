@@ -17,7 +17,7 @@ CHAT_ENDPOINT=path
 # shellcheck source=chat-test-lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/chat-test-lib.sh"
 
-build_examples
+build_examples "$SERVER_PROJECT" "$CLIENT_PROJECT"
 chat_start
 
 # --- a socket file in use is not taken over --------------------------------------------------------------------------

@@ -22,11 +22,11 @@ public static class ChatClientConsole
     /// <returns>The process exit code: 0.</returns>
     public static async Task<int> RunAsync(IChatClient client, string protocol, string server)
     {
+        using var commands = new ConsoleCommands();
         Console.WriteLine($"{protocol} chat client connecting to {server}");
         Console.WriteLine("Type a line to send it to the chat, '!' to reconnect, an empty line to quit.");
         client.ConnectAsync();
 
-        using var commands = new ConsoleCommands();
         while (await commands.ReadAsync().ConfigureAwait(false) is { } line)
         {
             if (line == "!")

@@ -16,6 +16,7 @@ public static class ChatServerConsole
     public static async Task<int> RunAsync<TSession>(StreamServer<TSession> server, string protocol)
         where TSession : StreamSession
     {
+        using var commands = new ConsoleCommands();
         try
         {
             if (!server.Start())
@@ -35,21 +36,11 @@ public static class ChatServerConsole
         Console.Out.Flush();
         Console.WriteLine("Type a line to send it to everyone as (admin), '!' to restart the server, an empty line to quit.");
 
-        using var commands = new ConsoleCommands();
-        while (await commands.ReadAsync().ConfigureAwait(false) is { } line)
-        {
-            if (line == "!")
-            {
-                Console.WriteLine("Server restarting...");
-                Console.WriteLine(Restart(server) ? "Done!" : "The server did not restart; it stays stopped.");
-                continue;
-            }
-            server.Multicast($"(admin) {line}\n");
-        }
-
-        Console.WriteLine("Server stopping...");
-        server.Stop();
-        Console.WriteLine("Done!");
+        await ServerConsoleLoop.RunAsync(
+            commands,
+            line => server.Multicast($"(admin) {line}\n"),
+            () => Restart(server),
+            () => server.Stop()).ConfigureAwait(false);
         return 0;
     }
 

@@ -11,7 +11,8 @@ namespace NetCoreServer.Examples;
 /// (stdin closed or fed from a file) and on SIGINT or SIGTERM, so every way of quitting takes the same
 /// path through <c>Main</c> and the server stops (or the client disconnects) cleanly.
 /// </summary>
-/// <remarks>Create one per process: it owns the SIGINT and SIGTERM handlers until disposed.</remarks>
+/// <remarks>Create one per process, before the first line is printed: it owns the SIGINT and SIGTERM handlers until
+/// disposed, and a script that signals the process as soon as it sees a line must find them in place.</remarks>
 public sealed class ConsoleCommands : IDisposable
 {
     private readonly Channel<string> _lines = Channel.CreateUnbounded<string>(new UnboundedChannelOptions { SingleReader = true });

@@ -16,6 +16,7 @@ internal static class Program
             return 2;
         }
 
+        using var commands = new ConsoleCommands();
         using var client = new EchoClient(address, port);
         // UDP has no connection: this opens the socket (and resolves a host name), nothing is sent.
         if (!client.Connect())
@@ -26,7 +27,6 @@ internal static class Program
         Console.WriteLine("Type a line to send it as one datagram, '!' to open a new socket, an empty line to quit.");
         Console.WriteLine("Nothing comes back when no server listens: UDP does not tell.");
 
-        using var commands = new ConsoleCommands();
         while (await commands.ReadAsync().ConfigureAwait(false) is { } line)
         {
             if (line == "!")

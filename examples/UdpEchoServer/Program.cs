@@ -17,6 +17,7 @@ internal static class Program
             return 2;
         }
 
+        using var commands = new ConsoleCommands();
         using var server = new EchoServer(address, port);
         try
         {
@@ -33,21 +34,11 @@ internal static class Program
         Console.Out.Flush();
         Console.WriteLine("Every datagram goes back to its sender. Type '!' to restart the server, an empty line to quit.");
 
-        using var commands = new ConsoleCommands();
-        while (await commands.ReadAsync().ConfigureAwait(false) is { } line)
-        {
-            if (line != "!")
-            {
-                Console.WriteLine("Only '!' (restart) and an empty line (quit) mean something here.");
-                continue;
-            }
-            Console.WriteLine("Server restarting...");
-            Console.WriteLine(Restart(server) ? "Done!" : "The server did not restart; it stays stopped.");
-        }
-
-        Console.WriteLine("Server stopping...");
-        server.Stop();
-        Console.WriteLine("Done!");
+        await ServerConsoleLoop.RunAsync(
+            commands,
+            _ => Console.WriteLine("Only '!' (restart) and an empty line (quit) mean something here."),
+            () => Restart(server),
+            () => server.Stop()).ConfigureAwait(false);
         return 0;
     }
 

@@ -3,6 +3,7 @@ using System.Net;
 using System.Net.Sockets;
 using System.Threading.Tasks;
 using NetCoreServer.Examples;
+using NetCoreServer.NetworkIsolation;
 
 namespace UdpMulticastClient;
 
@@ -24,9 +25,10 @@ internal static class Program
             return 2;
         }
         // Before any socket exists: nothing may be joined from the host's namespace.
-        if (PrivateNetworkNamespace.WhyUnsafe() is { } reason)
+        if (PrivateNetwork.WhyUnsafe() is { } reason)
             return PrivateNetworkNamespace.Refuse(reason, args);
 
+        using var commands = new ConsoleCommands();
         using var client = new MulticastClient(listenAddress, port);
         PrivateNetworkNamespace.PinToLoopback(client, group);
         if (!client.Connect())
@@ -48,7 +50,6 @@ internal static class Program
         Console.Out.Flush();
         Console.WriteLine("Every datagram sent to the group is printed. An empty line quits.");
 
-        using var commands = new ConsoleCommands();
         while (await commands.ReadAsync().ConfigureAwait(false) is not null)
             Console.WriteLine("This client only listens; an empty line quits.");
 

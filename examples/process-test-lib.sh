@@ -1,19 +1,20 @@
-# Shared part of the UDP example process tests (test-udpecho.sh, test-udpmulticast.sh); sourced, never run by itself.
+# Generic part of the example process tests: sourced by chat-test-lib.sh, test-udpecho.sh and test-udpmulticast.sh,
+# never run by itself (so not named test-*.sh, which build/test.sh runs as tests).
 #
-# Real example processes run in the background with stdin fed from a FIFO (type_in, close_stdin) and are checked
-# through their output (saw, saw_exactly, exits_with). Every wait is bounded by WAIT_SECONDS (10 s by default).
-# Checks print "PASS: ..." or "FAIL: ..." (a failure also shows the last lines of every process); finish prints
-# "NAME: N checks passed / N failed" and fails when a check failed. The work directory (builds, FIFOs, outputs) is
-# removed on exit unless KEEP_LOGS=1. A script that re-runs itself in another namespace hands the child its work
-# directory in UDP_TEST_WORK; the child then leaves the directory alone and reports with write_counts instead.
+# Real processes run in the background with stdin fed from a FIFO (launch, type_in, close_stdin) and are checked
+# through their output (saw, saw_exactly, exits_with, printed). Every wait is bounded by WAIT_SECONDS (10 s by
+# default). Checks print "PASS: ..." or "FAIL: ..." (a failure also shows the last lines of every process); finish
+# prints the tally and fails when a check failed. The work directory (builds, FIFOs, outputs) is removed on exit
+# unless KEEP_LOGS=1. A script that re-runs itself in another namespace hands the child its work directory in
+# PROCESS_TEST_WORK (and its TAG); the child then leaves the directory alone and reports with write_counts instead.
 # shellcheck shell=bash
 set -u
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TEST_NAME=$(basename "$0" .sh)
 WAIT_SECONDS=${WAIT_SECONDS:-10}
-if [[ -n "${UDP_TEST_WORK:-}" ]]; then
-    WORK=$UDP_TEST_WORK
+if [[ -n "${PROCESS_TEST_WORK:-}" ]]; then
+    WORK=$PROCESS_TEST_WORK
     OWN_WORK=0
 else
     WORK=$(mktemp -d "${TMPDIR:-/tmp}/$TEST_NAME.XXXXXX")
@@ -22,6 +23,9 @@ fi
 # A private artifacts path keeps these builds out of the bin/obj folders a concurrent IDE or build may be using.
 ARTIFACTS="$WORK/build"
 TAG=${TAG:-$$-$RANDOM}
+# The builds live outside the repository, so examples that look for repository files (the TLS examples'
+# tools/certificates) find them from the current directory.
+cd "$ROOT" || exit 1
 
 PASSED=0
 FAILED=0
@@ -96,13 +100,18 @@ saw_exactly() { # saw_exactly NAME TEXT COUNT: NAME's output holds TEXT on exact
     [[ "$actual" == "$3" ]] || { echo "  $1 printed '$2' on $actual lines, expected $3"; return 1; }
 }
 
-exits_with() { # exits_with NAME CODE: waits until NAME has exited and checks its exit code
-    local name=$1 expected=$2 pid=${PID[$1]} i code
+gone() { # gone PID: waits at most WAIT_SECONDS until PID has exited; fails when it is still running
+    local i
     for ((i = 0; i < WAIT_SECONDS * 10; i++)); do
-        kill -0 "$pid" 2>/dev/null || break
+        kill -0 "$1" 2>/dev/null || return 0
         sleep 0.1
     done
-    if kill -0 "$pid" 2>/dev/null; then
+    ! kill -0 "$1" 2>/dev/null
+}
+
+exits_with() { # exits_with NAME CODE: waits until NAME has exited and checks its exit code
+    local name=$1 expected=$2 pid=${PID[$1]} code
+    if ! gone "$pid"; then
         echo "  $name (pid $pid) is still running after $WAIT_SECONDS s"
         return 1
     fi
@@ -141,6 +150,16 @@ close_stdin() { # close_stdin NAME: NAME's console reaches end of input
 
 terminate() { # terminate NAME: sends SIGTERM (the process is expected to quit by itself; see exits_with)
     kill -TERM "${PID[$1]}"
+}
+
+kill_process() { # kill_process NAME SIGNAL: sends SIGNAL, waits until NAME has gone and forgets it
+    local pid=${PID[$1]}
+    kill "-$2" "$pid" 2>/dev/null
+    # Bounded like every wait: a process still there after WAIT_SECONDS gets SIGKILL.
+    gone "$pid" || kill -KILL "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    unset "PID[$1]"
+    close_stdin "$1"
 }
 
 run_bounded() { # run_bounded NAME INPUT COMMAND...: runs COMMAND to its end (at most WAIT_SECONDS) with INPUT on stdin; sets EXIT
@@ -186,8 +205,12 @@ write_counts() { # write_counts FILE: hands this run's check counts to the scrip
     echo "$PASSED $FAILED" >"$1"
 }
 
-finish() { # prints the tally; fails when a check failed
+tally() { # the last line of a run; a sourcing library may redefine it
     # Not "N passed, N failed": build/test.sh ends with a line of that form, and this must not be taken for it.
     echo "$TEST_NAME: $PASSED checks passed / $FAILED failed"
+}
+
+finish() { # prints the tally; fails when a check failed
+    tally
     ((FAILED == 0))
 }
