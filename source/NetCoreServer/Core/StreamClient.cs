@@ -40,7 +40,10 @@ public abstract class StreamClient : StreamConnection
     /// <summary>The server endpoint.</summary>
     public EndPoint Endpoint { get; }
 
-    /// <summary>The socket of the current (or last) connection.</summary>
+    /// <summary>
+    /// The socket of the current (or last) connection. For an address or socket-file endpoint the new socket is set
+    /// before OnConnecting runs (not connected yet), as in NetCoreServer; for a host name, once connected.
+    /// </summary>
     public Socket Socket { get; private set; } = null!;
 
     /// <summary>True while a connect is under way.</summary>
@@ -63,8 +66,10 @@ public abstract class StreamClient : StreamConnection
         Socket? socket = null;
         try
         {
+            var created = CreateSocketBeforeConnecting();
+            socket = created;
             OnConnecting();
-            socket = Endpoint is DnsEndPoint dns ? ConnectByName(dns) : ConnectDirect();
+            socket = created != null ? ConnectDirect(created) : ConnectByName((DnsEndPoint)Endpoint);
         }
         catch (SocketException e)
         {
@@ -87,16 +92,26 @@ public abstract class StreamClient : StreamConnection
     {
         if (!TryBeginConnect())
             return false;
+        Socket? socket = null;
         try
         {
+            socket = CreateSocketBeforeConnecting();
             OnConnecting();
+        }
+        catch (SocketException e)
+        {
+            socket?.Dispose();
+            _connectTask = Task.FromResult(false);
+            ConnectFailed(e.SocketErrorCode, raiseDisconnecting: false);
+            return true;
         }
         catch (Exception)
         {
+            socket?.Dispose();
             EndConnecting();
             throw;
         }
-        _connectTask = ConnectCoreAsync();
+        _connectTask = ConnectCoreAsync(socket);
         return true;
     }
 
@@ -188,20 +203,33 @@ public abstract class StreamClient : StreamConnection
         }
     }
 
-    private Socket ConnectDirect()
+    /// <summary>
+    /// For an address or socket-file endpoint, creates and prepares the socket and publishes it as <see cref="Socket"/>
+    /// before OnConnecting runs, as NetCoreServer does (so OnConnecting may set socket options); null for a host name,
+    /// whose socket depends on the address the name resolves to.
+    /// </summary>
+    private Socket? CreateSocketBeforeConnecting()
     {
+        if (Endpoint is DnsEndPoint)
+            return null;
         var socket = CreateSocket();
         try
         {
             PrepareSocket(socket);
-            socket.Connect(Endpoint);
-            return socket;
         }
         catch
         {
             socket.Dispose();
             throw;
         }
+        Socket = socket;
+        return socket;
+    }
+
+    private Socket ConnectDirect(Socket socket)
+    {
+        socket.Connect(Endpoint);
+        return socket;
     }
 
     private Socket ConnectByName(DnsEndPoint endpoint)
@@ -224,7 +252,7 @@ public abstract class StreamClient : StreamConnection
         throw last ?? new SocketException((int)SocketError.HostNotFound);
     }
 
-    private async Task<bool> ConnectCoreAsync()
+    private async Task<bool> ConnectCoreAsync(Socket? created)
     {
         var args = new AwaitableSocketArgs();
         lock (_connectLock)
@@ -233,15 +261,14 @@ public abstract class StreamClient : StreamConnection
         IoResult result;
         try
         {
-            if (Endpoint is DnsEndPoint dns)
+            if (created == null)
             {
-                result = await args.ConnectByNameAsync(dns).ConfigureAwait(false);
+                result = await args.ConnectByNameAsync((DnsEndPoint)Endpoint).ConfigureAwait(false);
                 socket = args.ConnectSocket;
             }
             else
             {
-                socket = CreateSocket();
-                PrepareSocket(socket);
+                socket = created;
                 result = await args.ConnectAsync(socket, Endpoint).ConfigureAwait(false);
             }
         }

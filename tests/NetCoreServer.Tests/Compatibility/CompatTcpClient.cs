@@ -37,7 +37,18 @@ internal class CompatTcpClient : TcpClient
         return new Socket(Endpoint.AddressFamily, SocketType.Stream, ProtocolType.Tcp);
     }
 
-    protected override void OnConnecting() => Probe.Hook("OnConnecting");
+    /// <summary>The <see cref="TcpClient.Socket"/> seen by the last OnConnecting (NetCoreServer sets it before the hook).</summary>
+    public Socket? SocketInOnConnecting { get; private set; }
+
+    /// <summary>Whether that socket was already connected when OnConnecting ran.</summary>
+    public bool ConnectedInOnConnecting { get; private set; }
+
+    protected override void OnConnecting()
+    {
+        SocketInOnConnecting = Socket;
+        ConnectedInOnConnecting = Socket?.Connected ?? false;
+        Probe.Hook("OnConnecting");
+    }
 
     protected override void OnConnected() => Probe.Hook("OnConnected");
 

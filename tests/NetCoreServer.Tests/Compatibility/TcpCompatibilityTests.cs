@@ -206,6 +206,28 @@ public sealed class TcpCompatibilityTests
     }
 
     [Test]
+    public async Task TheClientsNewSocketIsSetBeforeOnConnectingRunsAsInNetCoreServer()
+    {
+        using var server = StartedServer();
+        using var client = NewClient(server);
+
+        Assert.That(client.Connect(), Is.True, "synchronous Connect");
+        var first = client.SocketInOnConnecting;
+        Assert.That(first, Is.Not.Null, "OnConnecting of a synchronous Connect sees the socket (users set socket options there)");
+        Assert.That(client.ConnectedInOnConnecting, Is.False, "it is not connected yet when OnConnecting runs");
+        Assert.That(client.Socket, Is.SameAs(first), "the connection uses the socket OnConnecting saw");
+        Assert.That(client.SocketsCreated.Value, Is.EqualTo(1), "CreateSocket ran once");
+
+        Assert.That(client.Disconnect(), Is.True);
+        Assert.That(client.ConnectAsync(), Is.True, "ConnectAsync");
+        await Wait.For(client.Probe.Logged("OnConnected", 2), "connected again asynchronously");
+        Assert.That(client.SocketInOnConnecting, Is.Not.Null.And.Not.SameAs(first), "OnConnecting of ConnectAsync sees the new socket");
+        Assert.That(client.ConnectedInOnConnecting, Is.False, "not connected yet then either");
+        Assert.That(client.Socket, Is.SameAs(client.SocketInOnConnecting), "the asynchronous connection uses that socket");
+        Assert.That(client.SocketsCreated.Value, Is.EqualTo(2), "one CreateSocket per connect");
+    }
+
+    [Test]
     public async Task ASynchronousClientConnectsSendsAndReceivesLikeNetCoreServersSyncClient()
     {
         using var server = StartedServer();
