@@ -19,11 +19,11 @@ public sealed class MulticastNamespaceTests
 {
     private const string Ready = "NAMESPACE-READY";
 
-    // Runs inside the new namespace: lo up with multicast and a route for IPv4 (and IPv6) groups, then the probe.
+    // Runs inside the new namespace: lo up with multicast and a route for IPv4 groups, then the probe (which, once it
+    // has seen that lo is alone, adds a veth pair of its own for IPv6: Linux does not loop IPv6 multicast through lo).
     private const string Setup =
         "\"$NCS_IP\" link set lo up && \"$NCS_IP\" link set lo multicast on && \"$NCS_IP\" route add 224.0.0.0/4 dev lo " +
         "|| { echo 'setting up lo in the namespace failed' >&2; exit 97; }; " +
-        "\"$NCS_IP\" -6 route add ff00::/8 dev lo table local 2>/dev/null; " +
         "echo " + Ready + " && exec \"$0\" \"$@\"";
 
     [Test]
@@ -58,10 +58,20 @@ public sealed class MulticastNamespaceTests
         {
             Assert.That(lines, Has.Some.StartsWith($"PASS {check}:"), $"check {check} passed");
         }
-        var ipv6 = lines.Where(l => l.Contains("ipv6", StringComparison.Ordinal)).ToArray();
-        Assert.That(ipv6, Is.Not.Empty, "the IPv6 scenario reported (passed or skipped)");
-        foreach (var skipped in ipv6.Where(l => l.StartsWith("SKIP", StringComparison.Ordinal)))
+        // IPv6 needs a veth pair inside the namespace; where the kernel has no veth, the probe says so and skips it.
+        if (lines.FirstOrDefault(l => l.StartsWith("SKIP ipv6:", StringComparison.Ordinal)) is { } skipped)
+        {
             TestContext.Out.WriteLine("note: " + skipped);
+            return;
+        }
+        foreach (var check in new[]
+        {
+            "ipv6-join", "ipv6-both-members-receive", "ipv6-multicast-async", "ipv6-leave",
+            "ipv6-remaining-member-receives", "ipv6-left-member-receives-nothing",
+        })
+        {
+            Assert.That(lines, Has.Some.StartsWith($"PASS {check}:"), $"check {check} passed");
+        }
     }
 
     private static string Ignore(string message)
