@@ -66,10 +66,12 @@ public abstract class StreamClient : StreamConnection
         Socket? socket = null;
         try
         {
-            var created = CreateSocketBeforeConnecting();
-            socket = created;
+            socket = CreateSocketBeforeConnecting();
             OnConnecting();
-            socket = created != null ? ConnectDirect(created) : ConnectByName((DnsEndPoint)Endpoint);
+            if (socket != null)
+                socket.Connect(Endpoint);
+            else
+                socket = ConnectByName((DnsEndPoint)Endpoint);
         }
         catch (SocketException e)
         {
@@ -223,12 +225,6 @@ public abstract class StreamClient : StreamConnection
             throw;
         }
         Socket = socket;
-        return socket;
-    }
-
-    private Socket ConnectDirect(Socket socket)
-    {
-        socket.Connect(Endpoint);
         return socket;
     }
 
