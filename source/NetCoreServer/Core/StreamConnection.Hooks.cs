@@ -24,7 +24,9 @@ public abstract partial class StreamConnection
 
     /// <summary>
     /// Called once when a disconnect starts (local, by the peer, or by an error), on the thread that started it.
-    /// <see cref="IsConnected"/> is already false: new sends are refused, queued ones are still being delivered.
+    /// <see cref="IsConnected"/> is already false. During a graceful disconnect (Disconnect, the peer ending its
+    /// stream, a server Stop) this hook may still Send/SendAsync, as in NetCoreServer: a goodbye goes out after what
+    /// was queued, before the sending side shuts down. After the hook, and on an abort (error), sends are refused.
     /// </summary>
     protected virtual void OnDisconnecting()
     {

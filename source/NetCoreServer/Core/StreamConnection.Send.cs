@@ -66,7 +66,7 @@ public abstract partial class StreamConnection
     public virtual bool SendAsync(ReadOnlySpan<byte> buffer)
     {
         var engine = Engine;
-        if (engine == null || !engine.IsConnected)
+        if (engine == null || !engine.AcceptsSends)
             return false;
         if (buffer.IsEmpty)
             return true;
@@ -98,7 +98,7 @@ public abstract partial class StreamConnection
     public Task<bool> SendAndWaitAsync(ReadOnlyMemory<byte> buffer, CancellationToken cancellationToken = default)
     {
         var engine = Engine;
-        if (engine == null || !engine.IsConnected)
+        if (engine == null || !engine.AcceptsSends)
             return Task.FromResult(false);
         if (buffer.IsEmpty)
             return Task.FromResult(true);

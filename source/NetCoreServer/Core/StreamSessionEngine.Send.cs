@@ -123,7 +123,7 @@ internal sealed partial class StreamSessionEngine
         bool start = false;
         lock (_sendLock)
         {
-            if (State != SessionState.Connected)
+            if (!AcceptsSends)
                 return 0;
             direct = !_sendRunning && _queue.IsEmpty;
             if (direct)
@@ -180,7 +180,7 @@ internal sealed partial class StreamSessionEngine
 
     private SendStatus CheckAcceptLocked(int length)
     {
-        if (State != SessionState.Connected)
+        if (!AcceptsSends)
             return SendStatus.NotConnected;
         var limit = _options.SendBufferLimit;
         if (limit > 0 && _queue.Bytes + _bytesSending + length > limit)
@@ -302,7 +302,8 @@ internal sealed partial class StreamSessionEngine
     private void AfterDrained()
     {
         var state = State;
-        if (state == SessionState.Disconnecting)
+        // Inside OnDisconnecting the shutdown waits: Disconnect begins it once the hook has returned and all is out.
+        if (state == SessionState.Disconnecting && t_disconnectingHookOwner != this)
             BeginShutdown();
         else if (state == SessionState.Connected)
         {

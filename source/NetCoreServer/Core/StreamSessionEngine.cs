@@ -27,6 +27,11 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     [ThreadStatic]
     private static StreamSessionEngine? t_sendCallbackOwner;
 
+    // The engine whose OnDisconnecting this thread runs during a graceful disconnect: as in NetCoreServer, that hook
+    // may still send (a goodbye), and the data goes out before the sending side shuts down.
+    [ThreadStatic]
+    private static StreamSessionEngine? t_disconnectingHookOwner;
+
     private readonly IStreamTransport _transport;
     private readonly IStreamSessionHost _host;
     private readonly EngineOptions _options;
@@ -51,6 +56,17 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
 
     public bool IsConnected => State == SessionState.Connected;
 
+    /// <summary>
+    /// True while connected, and also inside this connection's OnDisconnecting during a graceful disconnect, until
+    /// the sending side shuts down.
+    /// </summary>
+    public bool AcceptsSends => State switch
+    {
+        SessionState.Connected => true,
+        SessionState.Disconnecting => t_disconnectingHookOwner == this && Volatile.Read(ref _shutdownStarted) == 0 && Volatile.Read(ref _closed) == 0,
+        _ => false,
+    };
+
     /// <summary>Why the connection ended (the first reason recorded).</summary>
     public DisconnectReason Reason => (DisconnectReason)Volatile.Read(ref _reason);
 
@@ -69,7 +85,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     /// <returns>False when a disconnect had already started.</returns>
     public bool Disconnect(DisconnectReason reason)
     {
-        if (!EnterDisconnecting(reason))
+        if (!EnterDisconnecting(reason, graceful: true))
             return false;
         bool drained;
         lock (_sendLock)
@@ -83,11 +99,11 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     /// <summary>Closes at once, dropping queued data (errors, server stop after timeout, handler failures).</summary>
     public void Abort(DisconnectReason reason)
     {
-        EnterDisconnecting(reason);
+        EnterDisconnecting(reason, graceful: false);
         CloseTransport();
     }
 
-    private bool EnterDisconnecting(DisconnectReason reason)
+    private bool EnterDisconnecting(DisconnectReason reason, bool graceful)
     {
         while (true)
         {
@@ -98,7 +114,19 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
                 continue;
             Interlocked.CompareExchange(ref _reason, (int)reason, (int)DisconnectReason.None);
             if (state == (int)SessionState.Connected)
-                Invoke(static h => h.EngineDisconnecting());
+            {
+                var previous = t_disconnectingHookOwner;
+                if (graceful)
+                    t_disconnectingHookOwner = this;
+                try
+                {
+                    Invoke(static h => h.EngineDisconnecting());
+                }
+                finally
+                {
+                    t_disconnectingHookOwner = previous;
+                }
+            }
             return true;
         }
     }

@@ -178,6 +178,42 @@ public sealed class SocketSuiteTests
     }
 
     [Test]
+    public async Task ASessionCanSayGoodbyeFromOnDisconnectingAsInNetCoreServer()
+    {
+        long sentSync = -1;
+        var sentAsync = false;
+        using var server = StartServer(s => s.OnSessionDisconnecting = session =>
+        {
+            sentSync = session.Send("bye-sync;");
+            sentAsync = session.SendAsync("bye-async;");
+        });
+        var client = await Connect(server);
+        await Wait.For(server.FirstConnected, "server OnConnected");
+        Assert.That(server.LastSession!.Disconnect(), Is.True);
+        await Wait.For(client.Closed, "client OnDisconnected after the server's goodbye");
+        Assert.That(sentSync, Is.EqualTo(9), "the synchronous Send in OnDisconnecting sent its bytes");
+        Assert.That(sentAsync, Is.True, "SendAsync in OnDisconnecting was accepted");
+        Assert.That(System.Text.Encoding.UTF8.GetString(client.Data()), Is.EqualTo("bye-sync;bye-async;"), "both goodbyes arrived, in order, before the end of the stream");
+        Assert.That(client.DisconnectReason, Is.EqualTo(DisconnectReason.PeerClosed));
+        Assert.That(server.LastSession.SendAsync("after"), Is.False, "outside the hook a disconnecting session refuses sends");
+    }
+
+    [Test]
+    public async Task AClientCanSayGoodbyeFromOnDisconnectingAsInNetCoreServer()
+    {
+        using var server = StartServer(s => s.Echo = false);
+        var client = await Connect(server);
+        await Wait.For(server.FirstConnected, "server OnConnected");
+        var accepted = false;
+        client.OnDisconnectingHook = c => accepted = c.SendAsync("goodbye");
+        Assert.That(client.Disconnect(), Is.True);
+        Assert.That(accepted, Is.True, "SendAsync in the client's OnDisconnecting was accepted");
+        await Wait.For(server.Received.Reaches(7), "the server received the goodbye");
+        await Wait.For(server.Disconnected.Reaches(1), "server OnDisconnected");
+        Assert.That(server.Received.Value, Is.EqualTo(7));
+    }
+
+    [Test]
     public async Task ClientDisconnectRemovesTheServerSession()
     {
         using var server = StartServer();

@@ -34,6 +34,9 @@ internal sealed class TestClient : IDisposable
     /// <summary>Runs inside OnSent (tests of re-entrant sends).</summary>
     public Action<TestClient>? OnSentHook { get; set; }
 
+    /// <summary>Runs inside OnDisconnecting (a goodbye sent while disconnecting).</summary>
+    public Action<TestClient>? OnDisconnectingHook { get; set; }
+
     public bool IsConnected => Client.IsConnected;
 
     public bool IsSocketDisposed => Client.IsSocketDisposed;
@@ -75,6 +78,12 @@ internal sealed class TestClient : IDisposable
     }
 
     public void Hook(string name) => Log.Add(name);
+
+    public void Disconnecting()
+    {
+        Log.Add("OnDisconnecting");
+        OnDisconnectingHook?.Invoke(this);
+    }
 
     public void Sent()
     {

@@ -41,6 +41,9 @@ internal sealed class TestServer : IDisposable
 
     public Action<TestSession, byte[], long, long>? OnData { get; set; }
 
+    /// <summary>Runs inside each session's OnDisconnecting (a goodbye sent while disconnecting).</summary>
+    public Action<TestSession>? OnSessionDisconnecting { get; set; }
+
     public TestSession? LastSession { get; private set; }
 
     public EndPoint Endpoint => _server.Endpoint;
@@ -145,6 +148,16 @@ internal sealed class TestSession
     public bool SendAsync(byte[] data) => Session.SendAsync(data);
 
     public void Hook(string name) => _server.Log.Add("session." + name);
+
+    public void Disconnecting()
+    {
+        Hook("OnDisconnecting");
+        _server.OnSessionDisconnecting?.Invoke(this);
+    }
+
+    public long Send(string text) => Session.Send(text);
+
+    public bool SendAsync(string text) => Session.SendAsync(text);
 
     public void Received(byte[] buffer, long offset, long size)
     {

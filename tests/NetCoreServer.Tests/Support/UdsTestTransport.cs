@@ -50,7 +50,7 @@ internal sealed class UdsTestTransport : TestTransport
 
         protected override void OnReceived(byte[] buffer, long offset, long size) => _probe.Received(buffer, offset, size);
 
-        protected override void OnDisconnecting() => _probe.Hook("OnDisconnecting");
+        protected override void OnDisconnecting() => _probe.Disconnecting();
 
         protected override void OnDisconnected() => _probe.Disconnected();
 
@@ -69,7 +69,7 @@ internal sealed class UdsTestTransport : TestTransport
 
         protected override void OnReceived(byte[] buffer, long offset, long size) => probe.ReceivedData(buffer, offset, size);
 
-        protected override void OnDisconnecting() => probe.Hook("OnDisconnecting");
+        protected override void OnDisconnecting() => probe.Disconnecting();
 
         protected override void OnDisconnected() => probe.Disconnected();
 
