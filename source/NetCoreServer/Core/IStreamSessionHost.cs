@@ -4,11 +4,24 @@ using System.Net.Sockets;
 namespace NetCoreServer.Core;
 
 /// <summary>
-/// What the engine calls back into: a server session or a client. Each call reaches user hooks, so the
-/// engine never makes one while holding a lock.
+/// What the engine calls back into: a server session or a client. Each call except <see cref="EngineReleased"/> and
+/// <see cref="EngineCounted"/> reaches user hooks, so the engine never makes one while holding a lock, and raises them
+/// through <see cref="Hooks"/> (which records the running hook and applies the rule for exceptions).
 /// </summary>
 internal interface IStreamSessionHost
 {
+    /// <summary>Server sessions only (clients raise it before connecting): OnConnecting.</summary>
+    void EngineConnecting();
+
+    /// <summary>OnConnected: the connection is live.</summary>
+    void EngineConnected();
+
+    /// <summary>TLS only: the handshake starts.</summary>
+    void EngineHandshaking();
+
+    /// <summary>TLS only: the handshake succeeded; data flows from now on.</summary>
+    void EngineHandshaked();
+
     /// <summary>Data arrived. The buffer is pooled and valid only during the call.</summary>
     void EngineReceived(byte[] buffer, int offset, int size);
 
@@ -21,15 +34,18 @@ internal interface IStreamSessionHost
     /// <summary>A socket error that is worth reporting (not an ordinary reset or abort).</summary>
     void EngineError(SocketError error);
 
-    /// <summary>A user hook threw; the connection is being torn down.</summary>
+    /// <summary>A hook threw; the connection is being torn down.</summary>
     void EngineHandlerException(Exception exception);
 
-    /// <summary>Teardown started; runs once, before the socket closes.</summary>
+    /// <summary>Teardown started; runs once, after the connect hooks, before the socket closes (gracefully) or right after (abort).</summary>
     void EngineDisconnecting();
 
     /// <summary>Socket closed and both loops stopped; runs once, last.</summary>
     void EngineDisconnected();
 
-    /// <summary>Byte counters for server-wide statistics.</summary>
+    /// <summary>The engine is finished (after <see cref="EngineDisconnected"/>, or without any hook when the connection ended before its hooks began). No user code.</summary>
+    void EngineReleased();
+
+    /// <summary>Byte counters for server-wide statistics. No user code.</summary>
     void EngineCounted(long received, long sent);
 }

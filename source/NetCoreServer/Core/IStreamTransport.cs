@@ -7,11 +7,18 @@ namespace NetCoreServer.Core;
 
 /// <summary>
 /// The only thing a stream transport (TCP, Unix socket, TLS) supplies to the session engine: its I/O.
-/// The engine guarantees at most one receive and at most one send are outstanding at a time, and calls
-/// <see cref="IDisposable.Dispose"/> only after <see cref="Close"/> and after both loops have stopped.
+/// The engine guarantees at most one receive and at most one send (or shutdown) are outstanding at a time, starts
+/// neither before <see cref="HandshakeAsync"/> succeeded, and calls <see cref="IDisposable.Dispose"/> only after
+/// <see cref="Close"/> and after both loops have stopped.
 /// </summary>
 internal interface IStreamTransport : IDisposable
 {
+    /// <summary>What a TLS transport negotiated; null for plain sockets, which have no handshake.</summary>
+    ITlsInfo? Tls { get; }
+
+    /// <summary>Runs the handshake (TLS) once; completes with the error that stopped it, or Success. Plain sockets complete at once.</summary>
+    ValueTask<SocketError> HandshakeAsync();
+
     /// <summary>Receives into <paramref name="buffer"/>; an empty buffer waits for data without consuming it. Zero bytes on a non-empty buffer means the peer closed its side.</summary>
     ValueTask<IoResult> ReceiveAsync(Memory<byte> buffer);
 
@@ -24,9 +31,9 @@ internal interface IStreamTransport : IDisposable
     /// <summary>Blocking receive used by the synchronous <c>Receive</c> API when the receive loop is not running.</summary>
     IoResult Receive(Span<byte> buffer);
 
-    /// <summary>Half-closes the sending side so the peer sees end of stream after all sent data.</summary>
-    void ShutdownSend();
+    /// <summary>Ends the sending side so the peer sees end of stream after all sent data (TLS: close_notify, then FIN). Never throws.</summary>
+    ValueTask ShutdownSendAsync();
 
-    /// <summary>Closes the connection and releases the underlying handle. Safe to call more than once.</summary>
+    /// <summary>Closes the connection and releases the underlying handle at once. Safe to call more than once.</summary>
     void Close();
 }

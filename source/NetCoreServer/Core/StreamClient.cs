@@ -19,6 +19,7 @@ public abstract class StreamClient : StreamConnection
     private readonly object _connectLock = new();
     private AwaitableSocketArgs? _connectArgs;
     private Task<bool> _connectTask = Task.FromResult(false);
+    private Task _ready = Task.CompletedTask;
 
     /// <summary>Creates a client for any endpoint.</summary>
     /// <param name="endpoint">Server endpoint.</param>
@@ -288,7 +289,7 @@ public abstract class StreamClient : StreamConnection
         if (!Connected(socket, startReceiving: true))
             return false;
         // For TLS, "connected" means handshaked: the task completes after OnHandshaked.
-        await Ready.ConfigureAwait(false);
+        await _ready.ConfigureAwait(false);
         return IsConnected;
     }
 
@@ -328,7 +329,12 @@ public abstract class StreamClient : StreamConnection
             ConnectFailed(e.SocketErrorCode, raiseDisconnecting: false);
             return false;
         }
-        var engine = Attach(CreateTransport(socket), startReceiving, raiseConnecting: false, onAttached: EndConnecting, synchronous: !startReceiving);
+        var engine = CreateEngine(CreateTransport(socket));
+        EndConnecting();
+        _ready = engine.StartConnected(startReceiving);
+        // The synchronous Connect returns after the TLS handshake, as NetCoreServer's does.
+        if (!startReceiving)
+            _ready.GetAwaiter().GetResult();
         return engine.IsConnected;
     }
 
@@ -354,8 +360,7 @@ public abstract class StreamClient : StreamConnection
     }
 
     private bool IsQuiet(SocketError error)
-        => error is SocketError.ConnectionAborted or SocketError.ConnectionRefused or SocketError.ConnectionReset
-            or SocketError.OperationAborted or SocketError.Shutdown
+        => SocketErrors.IsQuiet(error)
             // A Unix socket whose server has stopped has no file: ENOENT is that transport's "refused".
             || (error == SocketError.AddressNotAvailable && Endpoint is UnixDomainSocketEndPoint);
 }

@@ -42,12 +42,19 @@ public abstract partial class StreamConnection
 
     /// <summary>
     /// How long a graceful disconnect may take: delivering already accepted data and waiting for the peer's end
-    /// of stream. When it passes, the socket is closed anyway. Default 5 seconds.
+    /// of stream. When it passes, the socket is closed anyway, so a peer that stops reading cannot hold a connection
+    /// (or a server's Stop) open. Default 5 seconds; <see cref="TimeSpan.Zero"/> closes at once without delivering what
+    /// is queued. A disconnect is always bounded: negative values (including an infinite timeout) are refused.
     /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The value is negative.</exception>
     public TimeSpan OptionDisconnectTimeout
     {
         get => Limits.DisconnectTimeout;
-        set => Limits.DisconnectTimeout = value;
+        set
+        {
+            ArgumentOutOfRangeException.ThrowIfLessThan(value, TimeSpan.Zero);
+            Limits.DisconnectTimeout = value;
+        }
     }
 
     /// <summary>Bytes accepted by <c>SendAsync</c> and not yet handed to the socket.</summary>

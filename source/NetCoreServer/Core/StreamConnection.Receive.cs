@@ -1,5 +1,6 @@
 using System;
 using System.Text;
+using NetCoreServer.Core;
 
 namespace NetCoreServer;
 
@@ -26,15 +27,8 @@ public abstract partial class StreamConnection
         var result = engine.ReceiveBlocking(buffer.AsSpan(checked((int)offset), checked((int)size)));
         if (result.Bytes > 0)
         {
-            var previous = EnterHook();
-            try
-            {
-                OnReceived(buffer, offset, result.Bytes);
-            }
-            finally
-            {
-                t_hookOwner = previous;
-            }
+            using var scope = Hooks.Enter(engine);
+            OnReceived(buffer, offset, result.Bytes);
         }
         return result.Bytes;
     }

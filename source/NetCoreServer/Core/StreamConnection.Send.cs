@@ -70,7 +70,7 @@ public abstract partial class StreamConnection
             return false;
         if (buffer.IsEmpty)
             return true;
-        return Accepted(engine.Enqueue(buffer));
+        return Accepted(engine, engine.Enqueue(buffer));
     }
 
     /// <summary>Queues text as UTF-8; see <see cref="SendAsync(ReadOnlySpan{byte})"/>.</summary>
@@ -103,7 +103,7 @@ public abstract partial class StreamConnection
         if (buffer.IsEmpty)
             return Task.FromResult(true);
         var task = engine.EnqueueAndWait(buffer.Span, out var status);
-        if (!Accepted(status))
+        if (!Accepted(engine, status))
             return Task.FromResult(false);
         return cancellationToken.CanBeCanceled ? task.WaitAsync(cancellationToken) : task;
     }
@@ -127,26 +127,18 @@ public abstract partial class StreamConnection
         return cancellationToken.CanBeCanceled ? task.WaitAsync(cancellationToken) : task;
     }
 
-    private bool Accepted(SendStatus status)
+    private bool Accepted(StreamSessionEngine engine, SendStatus status)
     {
-        ReportRefusal(status);
+        ReportRefusal(engine, status);
         return status == SendStatus.Accepted;
     }
 
-    /// <summary>Raises OnError(NoBufferSpaceAvailable) when the send limit refused data.</summary>
-    private protected void ReportRefusal(SendStatus status)
+    /// <summary>Raises OnError(NoBufferSpaceAvailable) on the caller's thread when the send limit refused data.</summary>
+    private protected void ReportRefusal(StreamSessionEngine engine, SendStatus status)
     {
-        if (status == SendStatus.LimitReached)
-        {
-            var previous = EnterHook();
-            try
-            {
-                OnError(SocketError.NoBufferSpaceAvailable);
-            }
-            finally
-            {
-                t_hookOwner = previous;
-            }
-        }
+        if (status != SendStatus.LimitReached)
+            return;
+        using var scope = Hooks.Enter(engine);
+        OnError(SocketError.NoBufferSpaceAvailable);
     }
 }

@@ -1,7 +1,5 @@
 using System;
 using System.Net.Sockets;
-using System.Threading;
-using System.Threading.Tasks;
 using NetCoreServer.Core;
 
 namespace NetCoreServer;
@@ -16,13 +14,14 @@ namespace NetCoreServer;
 /// <c>Send</c>/<c>SendAsync</c>/<c>Connect</c> when the operation completed synchronously. For one connection,
 /// <see cref="OnReceived"/> calls never overlap one another; <see cref="OnSent"/> may run concurrently with
 /// <see cref="OnReceived"/>. <see cref="OnConnected"/> precedes every other data hook and
-/// <see cref="OnDisconnected"/> follows all of them; each runs exactly once per connection.
+/// <see cref="OnDisconnected"/> follows all of them; each runs exactly once per connection. A disconnect requested
+/// while a connect hook runs (from any thread) takes effect when that hook returns.
+/// Exceptions: a hook raised by the library's loops that throws goes to <see cref="OnHandlerException"/> and the
+/// connection closes with <see cref="NetCoreServer.DisconnectReason.HandlerException"/>; a hook raised inline by your
+/// own call (a blocking <c>Receive</c>, a refused <c>SendAsync</c>) lets the exception reach that call.
 /// </remarks>
 public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
 {
-    [ThreadStatic]
-    private static StreamConnection? t_hookOwner;
-
     private StreamSessionEngine? _engine;
 
     private protected StreamConnection()
@@ -51,123 +50,17 @@ public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
     /// <summary>The engine of the current (or last) connection.</summary>
     private protected StreamSessionEngine? Engine => _engine;
 
-    /// <summary>True when the calling thread is inside a hook of any connection.</summary>
-    internal static bool IsInsideAnyHook => t_hookOwner != null;
-
     /// <summary>True when the calling thread is inside one of this connection's hooks (waiting there on the connection itself would deadlock).</summary>
-    private protected bool IsInsideOwnHook => t_hookOwner == this;
+    private protected bool IsInsideOwnHook => _engine != null && Hooks.Inside(_engine);
 
-    /// <summary>
-    /// Wires a connected transport to a new engine and raises the connect hooks in NetCoreServer's order:
-    /// OnConnecting, OnConnected, OnEmpty. The receive loop starts after them, so no OnReceived precedes OnConnected.
-    /// </summary>
+    /// <summary>Makes a new engine over a connected transport the current one; its hooks begin when it is started.</summary>
     /// <param name="transport">The connected transport.</param>
-    /// <param name="startReceiving">Start the receive loop after the connect hooks.</param>
-    /// <param name="raiseConnecting">False when OnConnecting already ran (clients raise it before connecting).</param>
-    /// <param name="onAttached">Runs once the new engine is current (clients clear their connecting flag there).</param>
-    /// <param name="synchronous">True for a blocking connect: a handshake then runs on the calling thread.</param>
-    private protected StreamSessionEngine Attach(IStreamTransport transport, bool startReceiving, bool raiseConnecting = true, Action? onAttached = null, bool synchronous = false)
+    /// <returns>The new engine.</returns>
+    private protected StreamSessionEngine CreateEngine(IStreamTransport transport)
     {
         var engine = new StreamSessionEngine(transport, this, Limits);
         _engine = engine;
-        onAttached?.Invoke();
-        var previous = EnterHook();
-        try
-        {
-            if (raiseConnecting)
-                NotifyConnecting();
-            if (!engine.Activate())
-                return engine;
-            NotifyConnected();
-        }
-        catch (Exception exception)
-        {
-            HandleHookException(engine, exception);
-            return engine;
-        }
-        finally
-        {
-            t_hookOwner = previous;
-        }
-        if (engine.Transport is IHandshakingTransport handshaking)
-        {
-            var handshake = HandshakeAsync(engine, handshaking, startReceiving);
-            Ready = handshake;
-            if (synchronous)
-                handshake.GetAwaiter().GetResult();
-            return engine;
-        }
-        Ready = Task.CompletedTask;
-        StartDataFlow(engine, startReceiving);
         return engine;
-    }
-
-    /// <summary>Completes when the current connection is ready for data: at once for plain sockets, after OnHandshaked (or a failed handshake) for TLS.</summary>
-    private protected Task Ready { get; private set; } = Task.CompletedTask;
-
-    /// <summary>Connected (and, for TLS, handshaked): raise OnEmpty and start reading.</summary>
-    private void StartDataFlow(StreamSessionEngine engine, bool startReceiving)
-    {
-        if (!engine.IsConnected)
-            return;
-        var previous = EnterHook();
-        try
-        {
-            if (engine.BytesPending == 0 && engine.BytesSending == 0)
-                OnEmpty();
-        }
-        catch (Exception exception)
-        {
-            HandleHookException(engine, exception);
-            return;
-        }
-        finally
-        {
-            t_hookOwner = previous;
-        }
-        if (startReceiving)
-            engine.StartReceiving();
-    }
-
-    /// <summary>
-    /// TLS order (NetCoreServer's): OnConnected, OnHandshaking, handshake, OnHandshaked, OnEmpty, then data. Sends
-    /// queued before the handshake finishes wait in the queue; a failed handshake closes the connection with
-    /// <see cref="NetCoreServer.DisconnectReason.HandshakeFailed"/>.
-    /// </summary>
-    private async Task HandshakeAsync(StreamSessionEngine engine, IHandshakingTransport transport, bool startReceiving)
-    {
-        if (!RunHook(engine, static c => c.NotifyHandshaking()))
-            return;
-        var error = await transport.HandshakeAsync().ConfigureAwait(false);
-        if (error != SocketError.Success)
-        {
-            if (engine.IsConnected)
-                RunHook(engine, c => c.OnError(error));
-            engine.Abort(NetCoreServer.DisconnectReason.HandshakeFailed);
-            return;
-        }
-        if (!RunHook(engine, static c => c.NotifyHandshaked()))
-            return;
-        StartDataFlow(engine, startReceiving);
-    }
-
-    private bool RunHook(StreamSessionEngine engine, Action<StreamConnection> hook)
-    {
-        var previous = EnterHook();
-        try
-        {
-            hook(this);
-            return true;
-        }
-        catch (Exception exception)
-        {
-            HandleHookException(engine, exception);
-            return false;
-        }
-        finally
-        {
-            t_hookOwner = previous;
-        }
     }
 
     /// <summary>Raises OnHandshaking (TLS connections; the server's hook too for sessions).</summary>
@@ -189,8 +82,13 @@ public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
     /// <summary>Raises OnDisconnecting (and the server's hook for sessions).</summary>
     private protected virtual void NotifyDisconnecting() => OnDisconnecting();
 
-    /// <summary>Raises OnDisconnected (and the server's hook and unregistration for sessions).</summary>
+    /// <summary>Raises OnDisconnected (and the server's hook for sessions).</summary>
     private protected virtual void NotifyDisconnected() => OnDisconnected();
+
+    /// <summary>The connection is finished and no hook of it will run again (sessions leave their server here).</summary>
+    private protected virtual void NotifyReleased()
+    {
+    }
 
     /// <summary>Adds traffic to server-wide counters.</summary>
     private protected virtual void NotifyCounted(long received, long sent)
@@ -200,107 +98,29 @@ public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
     /// <summary>Starts a graceful disconnect of the current connection.</summary>
     private protected bool DisconnectEngine(DisconnectReason reason) => _engine?.Disconnect(reason) ?? false;
 
-    private static StreamConnection? EnterHook(StreamConnection owner)
-    {
-        var previous = t_hookOwner;
-        t_hookOwner = owner;
-        return previous;
-    }
+    void IStreamSessionHost.EngineConnecting() => NotifyConnecting();
 
-    private StreamConnection? EnterHook() => EnterHook(this);
+    void IStreamSessionHost.EngineConnected() => NotifyConnected();
 
-    private void HandleHookException(StreamSessionEngine engine, Exception exception)
-    {
-        try
-        {
-            OnHandlerException(exception);
-        }
-        catch (Exception)
-        {
-            // Nothing more to report to.
-        }
-        engine.Abort(NetCoreServer.DisconnectReason.HandlerException);
-    }
+    void IStreamSessionHost.EngineHandshaking() => NotifyHandshaking();
 
-    void IStreamSessionHost.EngineReceived(byte[] buffer, int offset, int size)
-    {
-        var previous = EnterHook();
-        try
-        {
-            OnReceived(buffer, offset, size);
-        }
-        finally
-        {
-            t_hookOwner = previous;
-        }
-    }
+    void IStreamSessionHost.EngineHandshaked() => NotifyHandshaked();
 
-    void IStreamSessionHost.EngineSent(long sent, long pending)
-    {
-        var previous = EnterHook();
-        try
-        {
-            OnSent(sent, pending);
-        }
-        finally
-        {
-            t_hookOwner = previous;
-        }
-    }
+    void IStreamSessionHost.EngineReceived(byte[] buffer, int offset, int size) => OnReceived(buffer, offset, size);
 
-    void IStreamSessionHost.EngineEmpty()
-    {
-        var previous = EnterHook();
-        try
-        {
-            OnEmpty();
-        }
-        finally
-        {
-            t_hookOwner = previous;
-        }
-    }
+    void IStreamSessionHost.EngineSent(long sent, long pending) => OnSent(sent, pending);
 
-    void IStreamSessionHost.EngineError(SocketError error)
-    {
-        var previous = EnterHook();
-        try
-        {
-            OnError(error);
-        }
-        finally
-        {
-            t_hookOwner = previous;
-        }
-    }
+    void IStreamSessionHost.EngineEmpty() => OnEmpty();
+
+    void IStreamSessionHost.EngineError(SocketError error) => OnError(error);
 
     void IStreamSessionHost.EngineHandlerException(Exception exception) => OnHandlerException(exception);
 
-    void IStreamSessionHost.EngineDisconnecting()
-    {
-        var previous = EnterHook();
-        try
-        {
-            NotifyDisconnecting();
-        }
-        finally
-        {
-            t_hookOwner = previous;
-        }
-    }
+    void IStreamSessionHost.EngineDisconnecting() => NotifyDisconnecting();
 
-    void IStreamSessionHost.EngineDisconnected()
-    {
-        var previous = EnterHook();
-        try
-        {
-            NotifyDisconnected();
-        }
-        finally
-        {
-            t_hookOwner = previous;
-        }
-    }
+    void IStreamSessionHost.EngineDisconnected() => NotifyDisconnected();
+
+    void IStreamSessionHost.EngineReleased() => NotifyReleased();
 
     void IStreamSessionHost.EngineCounted(long received, long sent) => NotifyCounted(received, sent);
 

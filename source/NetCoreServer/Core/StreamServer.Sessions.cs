@@ -207,7 +207,18 @@ public abstract partial class StreamServer<TSession>
     {
     }
 
-    /// <summary>Called for errors on the listening socket (ordinary resets and aborts are not reported).</summary>
+    /// <summary>
+    /// Called when <see cref="CreateSession"/> or one of the server's hooks raised by the accept loop threw. The
+    /// connection being accepted is closed; the server goes on accepting. The default writes the exception to
+    /// <see cref="System.Diagnostics.Trace"/>.
+    /// </summary>
+    /// <param name="exception">What was thrown.</param>
+    protected virtual void OnHandlerException(Exception exception)
+    {
+        System.Diagnostics.Trace.TraceError("NetCoreServer: {0} {1} failed to accept a connection: {2}", GetType().Name, Id, exception);
+    }
+
+    /// <summary>Called for errors on the listening socket and on accepted sockets (ordinary resets and aborts are not reported).</summary>
     /// <param name="error">The socket error.</param>
     protected virtual void OnError(SocketError error)
     {

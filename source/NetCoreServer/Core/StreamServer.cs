@@ -23,6 +23,12 @@ public abstract partial class StreamServer<TSession> : IDisposable, ISessionOwne
 {
     private static readonly TimeSpan s_acceptRetryDelay = TimeSpan.FromMilliseconds(50);
 
+    // An aborted session finishes as soon as its loops see the closed socket; only a hook that blocks can delay it.
+    private static readonly TimeSpan s_abortWait = TimeSpan.FromSeconds(5);
+
+    // Orders accepting against stopping: a connection is either registered before Stop takes its snapshot (and is
+    // stopped with the others) or closed unseen after it.
+    private readonly object _acceptLock = new();
     private Socket? _listener;
     private long _bytesSent;
     private long _bytesReceived;
@@ -122,18 +128,29 @@ public abstract partial class StreamServer<TSession> : IDisposable, ISessionOwne
     {
         if (!IsStarted)
             return false;
-        IsAccepting = false;
         OnStopping();
-        Interlocked.Exchange(ref _listener, null)?.Dispose();
+        TSession[] sessions;
+        lock (_acceptLock)
+        {
+            IsAccepting = false;
+            Interlocked.Exchange(ref _listener, null)?.Dispose();
+            sessions = Sessions.Values.ToArray();
+        }
         ListenerClosed();
 
-        var sessions = Sessions.Values.ToArray();
         foreach (var session in sessions)
             session.DisconnectForStop();
-        if (!StreamConnection.IsInsideAnyHook && sessions.Length > 0)
+        if (!Hooks.InsideAny && sessions.Length > 0)
         {
+            // Graceful first, bounded by the sessions' disconnect timeout; whatever is left is then closed at once.
             var longest = sessions.Max(s => s.OptionDisconnectTimeout);
-            Task.WaitAll(sessions.Select(s => s.Completion).ToArray(), longest + TimeSpan.FromSeconds(1));
+            var closed = sessions.Select(s => s.Completion).ToArray();
+            if (!Task.WaitAll(closed, longest + TimeSpan.FromSeconds(1)))
+            {
+                foreach (var session in sessions)
+                    session.AbortForStop();
+                Task.WaitAll(closed, s_abortWait);
+            }
         }
 
         IsStarted = false;
@@ -190,29 +207,73 @@ public abstract partial class StreamServer<TSession> : IDisposable, ISessionOwne
                     break;
                 if (result.Error == SocketError.ConnectionReset || result.Error == SocketError.ConnectionAborted)
                     continue;
-                OnError(result.Error);
+                ReportError(result.Error);
                 // Out of descriptors or buffers: retrying at once would spin a core while nothing can succeed.
                 await Task.Delay(s_acceptRetryDelay).ConfigureAwait(false);
                 continue;
             }
-            Accept(socket);
+            Accept(listener, socket)?.StartAccepted();
         }
     }
 
-    private void Accept(Socket socket)
+    /// <summary>
+    /// Makes and registers the session of an accepted socket; null when it was refused (the server stopped meanwhile,
+    /// <see cref="CreateSession"/> threw, or the socket rejected an option). A failure costs that connection only:
+    /// the accept loop goes on.
+    /// </summary>
+    private StreamSessionEngine? Accept(Socket listener, Socket socket)
     {
         TSession session;
         try
         {
             session = CreateSession();
         }
-        catch (Exception)
+        catch (Exception exception)
         {
             socket.Dispose();
-            throw;
+            ReportHandlerException(exception);
+            return null;
         }
-        RegisterSession(session);
-        session.Connect(socket);
+        SocketError refused;
+        lock (_acceptLock)
+        {
+            if (!IsAccepting || !ReferenceEquals(_listener, listener))
+            {
+                socket.Dispose();
+                return null;
+            }
+            try
+            {
+                var engine = session.Accept(socket);
+                RegisterSession(session);
+                return engine;
+            }
+            catch (SocketException exception)
+            {
+                socket.Dispose();
+                refused = exception.SocketErrorCode;
+            }
+        }
+        // Linux refuses some options on a socket the peer already reset: that connection is simply gone.
+        if (!SocketErrors.IsQuiet(refused) && refused != SocketError.InvalidArgument)
+            ReportError(refused);
+        return null;
+    }
+
+    /// <summary>Raises the server's OnError from the accept loop; a hook that throws goes to OnHandlerException.</summary>
+    private void ReportError(SocketError error)
+        => Hooks.Run(this, HookKind.Other, error, static (server, error) => server.OnError(error), static (server, exception) => server.ReportHandlerException(exception));
+
+    private void ReportHandlerException(Exception exception)
+    {
+        try
+        {
+            OnHandlerException(exception);
+        }
+        catch (Exception)
+        {
+            // Nothing more to report to; the accept loop must survive it.
+        }
     }
 
     /// <summary>Stops the server (when <paramref name="disposingManagedResources"/> is true) and marks it disposed.</summary>

@@ -35,11 +35,12 @@ public abstract class StreamSession : StreamConnection
     /// <summary>Completes after OnDisconnected has run.</summary>
     internal Task Completion => Engine?.Completion ?? Task.CompletedTask;
 
-    internal void Connect(Socket socket)
+    /// <summary>Takes an accepted socket: applies the server's socket options and makes the engine (no hooks yet; see <see cref="StreamSessionEngine.StartAccepted"/>).</summary>
+    internal StreamSessionEngine Accept(Socket socket)
     {
         Socket = socket;
         _owner.ConfigureAccepted(socket);
-        Attach(CreateTransport(socket), startReceiving: true);
+        return CreateEngine(CreateTransport(socket));
     }
 
     /// <summary>The transport for an accepted socket: plain sockets by default, TLS for secure sessions.</summary>
@@ -49,13 +50,16 @@ public abstract class StreamSession : StreamConnection
 
     internal void DisconnectForStop() => DisconnectEngine(NetCoreServer.DisconnectReason.ServerStopped);
 
+    /// <summary>A stopping server whose graceful wait ran out closes what is left at once.</summary>
+    internal void AbortForStop() => Engine?.Abort(NetCoreServer.DisconnectReason.ServerStopped);
+
     internal SendStatus EnqueueMulticast(ReadOnlySpan<byte> data, SharedBuffer? shared)
     {
         var engine = Engine;
         if (engine == null)
             return SendStatus.NotConnected;
         var status = engine.EnqueueDeferred(data, shared);
-        ReportRefusal(status);
+        ReportRefusal(engine, status);
         return status;
     }
 
@@ -79,16 +83,11 @@ public abstract class StreamSession : StreamConnection
 
     private protected override void NotifyDisconnected()
     {
-        try
-        {
-            OnDisconnected();
-            _owner.RaiseDisconnected(this);
-        }
-        finally
-        {
-            _owner.Unregister(this);
-        }
+        OnDisconnected();
+        _owner.RaiseDisconnected(this);
     }
+
+    private protected override void NotifyReleased() => _owner.Unregister(this);
 
     private protected override void NotifyCounted(long received, long sent) => _owner.Count(received, sent);
 }

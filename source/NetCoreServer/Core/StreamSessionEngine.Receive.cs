@@ -1,53 +1,45 @@
 using System;
 using System.Buffers;
+using System.Net.Sockets;
 using System.Threading;
 using System.Threading.Tasks;
 
 namespace NetCoreServer.Core;
 
+/// <summary>
+/// The receiving side: one loop per connection, started after the connect hooks (and the TLS handshake). While idle
+/// it holds no buffer: a zero-byte receive waits for data and only then is a pooled buffer rented. A read that fills
+/// the buffer doubles the next one (up to the limit); short reads let it shrink back.
+/// </summary>
 internal sealed partial class StreamSessionEngine
 {
+    private bool _receiveRequested;
+    private bool _receiveRunning;
     private long _bytesReceived;
 
     public long BytesReceived => Interlocked.Read(ref _bytesReceived);
 
-    /// <summary>Starts the receive loop once; later calls do nothing.</summary>
+    /// <summary>Starts the receive loop once (when the transport is ready: after the TLS handshake); later calls do nothing.</summary>
     public void StartReceiving()
     {
-        lock (_sendLock)
+        lock (_lock)
         {
-            if (_receiveRunning || _receiveStarted || Volatile.Read(ref _closed) != 0)
+            if (_receiveRequested || _closed || !_ready)
                 return;
-            _receiveStarted = true;
+            _receiveRequested = true;
             _receiveRunning = true;
         }
         _ = ReceiveLoopAsync();
     }
 
-    private bool _receiveStarted;
-    private volatile bool _holdsReceiveBuffer;
-
-    private volatile int _receiveBufferTarget;
-
-    /// <summary>Size of the next receive buffer: grows while reads fill it, shrinks back after the burst.</summary>
-    public int ReceiveBufferTarget => _receiveBufferTarget;
-
-    /// <summary>True while the receive loop holds a rented buffer (false while idle: it waits with a zero-byte receive).</summary>
-    public bool HoldsReceiveBuffer => _holdsReceiveBuffer;
-
-    /// <summary>
-    /// Reads until the connection ends. While idle it holds no buffer: a zero-byte receive waits for data and
-    /// only then is a pooled buffer rented. A read that fills the buffer doubles the next one (up to the limit);
-    /// short reads let it shrink back. The loop awaits, so synchronous completions iterate instead of recursing.
-    /// </summary>
+    /// <summary>Reads until the connection ends. The loop awaits, so synchronous completions iterate instead of recursing.</summary>
     private async Task ReceiveLoopAsync()
     {
         byte[]? buffer = null;
         var size = _options.EffectiveReceiveBufferSize;
-        _receiveBufferTarget = size;
         try
         {
-            while (Volatile.Read(ref _closed) == 0)
+            while (!_closed)
             {
                 if (buffer == null)
                 {
@@ -58,7 +50,6 @@ internal sealed partial class StreamSessionEngine
                         return;
                     }
                     buffer = ArrayPool<byte>.Shared.Rent(size);
-                    _holdsReceiveBuffer = true;
                 }
 
                 var result = await _transport.ReceiveAsync(buffer).ConfigureAwait(false);
@@ -77,25 +68,14 @@ internal sealed partial class StreamSessionEngine
                 Interlocked.Add(ref _bytesReceived, result.Bytes);
                 _host.EngineCounted(result.Bytes, 0);
                 // After a local Disconnect, data is read and dropped until the peer's end of stream.
-                if (State == SessionState.Connected)
-                {
-                    try
-                    {
-                        _host.EngineReceived(buffer, 0, result.Bytes);
-                    }
-                    catch (Exception exception)
-                    {
-                        OnHandlerException(exception);
-                        return;
-                    }
-                }
+                if (State == SessionState.Connected && !RunHook(HookKind.Other, (buffer, result.Bytes), static (e, a) => e._host.EngineReceived(a.buffer, 0, a.Bytes)))
+                    return;
 
                 if (result.Bytes == buffer.Length)
                 {
                     if (buffer.Length < _options.EffectiveReceiveBufferLimit)
                     {
                         size = Math.Min(buffer.Length * 2, _options.EffectiveReceiveBufferLimit);
-                        _receiveBufferTarget = size;
                         ArrayPool<byte>.Shared.Return(buffer);
                         buffer = ArrayPool<byte>.Shared.Rent(size);
                     }
@@ -103,13 +83,9 @@ internal sealed partial class StreamSessionEngine
                 else
                 {
                     if (result.Bytes < buffer.Length / 4)
-                    {
                         size = Math.Max(_options.EffectiveReceiveBufferSize, size / 2);
-                        _receiveBufferTarget = size;
-                    }
                     ArrayPool<byte>.Shared.Return(buffer);
                     buffer = null;
-                    _holdsReceiveBuffer = false;
                 }
             }
         }
@@ -117,9 +93,13 @@ internal sealed partial class StreamSessionEngine
         {
             if (buffer != null)
                 ArrayPool<byte>.Shared.Return(buffer);
-            _holdsReceiveBuffer = false;
-            _receiveRunning = false;
-            if (Volatile.Read(ref _shutdownStarted) != 0 || State == SessionState.Disconnected)
+            bool close;
+            lock (_lock)
+            {
+                _receiveRunning = false;
+                close = _shutdownDone;
+            }
+            if (close)
                 CloseTransport();
             TryFinish();
         }
@@ -128,8 +108,11 @@ internal sealed partial class StreamSessionEngine
     /// <summary>Blocking receive for hosts that do not run the receive loop (NetCoreServer's synchronous client pattern).</summary>
     public IoResult ReceiveBlocking(Span<byte> buffer)
     {
-        if (_receiveRunning || State != SessionState.Connected || buffer.IsEmpty)
-            return IoResult.Failed(System.Net.Sockets.SocketError.Success);
+        lock (_lock)
+        {
+            if (_receiveRunning || !_ready || _state != (int)SessionState.Connected || buffer.IsEmpty)
+                return IoResult.Failed(SocketError.Success);
+        }
         var result = _transport.Receive(buffer);
         if (!result.Succeeded)
         {

@@ -6,23 +6,40 @@ using System.Threading.Tasks;
 
 namespace NetCoreServer.Core;
 
-internal sealed partial class StreamSessionEngine
+/// <summary>
+/// The sending side: the bounded queue and one sender at a time. The sender is either the send loop or a blocking
+/// <see cref="SendBlocking"/> writing directly; both book their result through <see cref="CompleteSend"/>, and the
+/// sender that finds the queue empty goes idle through <see cref="NextBatchOrStop"/> (OnEmpty, a pending shutdown,
+/// or teardown). Nothing is sent before the transport is ready (after the TLS handshake): until then data waits.
+/// </summary>
+internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
 {
-    private readonly object _sendLock = new();
     private readonly SendQueue _queue;
     private readonly InFlightBatch _batch = new();
     private Queue<SendWaiter>? _waiters;
+    private bool _ready;
     private bool _sendRunning;
     private long _bytesSending;
     private long _bytesSent;
     private long _acceptedTotal;
+
+    /// <summary>
+    /// True while connected, and also inside this connection's OnDisconnecting during a graceful disconnect, until
+    /// the sending side shuts down.
+    /// </summary>
+    public bool AcceptsSends => State switch
+    {
+        SessionState.Connected => true,
+        SessionState.Disconnecting => Hooks.Inside(this, HookKind.Disconnecting) && !Volatile.Read(ref _shutdownStarted) && !_closed,
+        _ => false,
+    };
 
     /// <summary>Bytes accepted and not yet handed to the transport.</summary>
     public long BytesPending
     {
         get
         {
-            lock (_sendLock)
+            lock (_lock)
                 return _queue.Bytes;
         }
     }
@@ -32,11 +49,11 @@ internal sealed partial class StreamSessionEngine
 
     public long BytesSent => Interlocked.Read(ref _bytesSent);
 
-    /// <summary>Queues <paramref name="data"/> (copied). False when not connected or when the send limit would be passed.</summary>
+    /// <summary>Queues <paramref name="data"/> (copied). Refused when not connected or when the send limit would be passed.</summary>
     public SendStatus Enqueue(ReadOnlySpan<byte> data)
     {
         bool start;
-        lock (_sendLock)
+        lock (_lock)
         {
             var status = CheckAcceptLocked(data.Length);
             if (status != SendStatus.Accepted)
@@ -59,7 +76,7 @@ internal sealed partial class StreamSessionEngine
     {
         bool start;
         var length = shared?.Length ?? data.Length;
-        lock (_sendLock)
+        lock (_lock)
         {
             var status = CheckAcceptLocked(length);
             if (status != SendStatus.Accepted)
@@ -83,7 +100,7 @@ internal sealed partial class StreamSessionEngine
     {
         Task<bool> task;
         bool start;
-        lock (_sendLock)
+        lock (_lock)
         {
             status = CheckAcceptLocked(data.Length);
             if (status != SendStatus.Accepted)
@@ -100,32 +117,34 @@ internal sealed partial class StreamSessionEngine
     /// <summary>Completes once everything accepted so far has been handed to the transport.</summary>
     public Task<bool> Flush()
     {
-        lock (_sendLock)
+        lock (_lock)
         {
             if (!_sendRunning && _queue.IsEmpty)
-                return Task.FromResult(State == SessionState.Connected || State == SessionState.Disconnecting);
-            if (Volatile.Read(ref _closed) != 0)
+                return Task.FromResult(State is SessionState.Connected or SessionState.Disconnecting);
+            if (_closed)
                 return Task.FromResult(false);
             return AddWaiterLocked();
         }
     }
 
     /// <summary>
-    /// NetCoreServer's synchronous send: blocks until the bytes are handed to the socket, in order with queued
-    /// asynchronous sends. Called from an OnSent/OnEmpty hook it queues without waiting (waiting there would wait on itself).
+    /// NetCoreServer's synchronous send: blocks until the bytes are handed to the transport, in order with queued
+    /// asynchronous sends. When nothing else is sending it writes directly; otherwise it queues and waits, except
+    /// where waiting would wait on itself (inside OnSent/OnEmpty, or inside a hook before the TLS handshake), where
+    /// it queues and returns. Before the handshake the data waits for it.
     /// </summary>
     public long SendBlocking(ReadOnlySpan<byte> data)
     {
         if (data.IsEmpty)
             return 0;
-        bool direct;
         Task<bool>? wait = null;
-        bool start = false;
-        lock (_sendLock)
+        bool direct;
+        var start = false;
+        lock (_lock)
         {
             if (!AcceptsSends)
                 return 0;
-            direct = !_sendRunning && _queue.IsEmpty;
+            direct = _ready && !_sendRunning && _queue.IsEmpty;
             if (direct)
             {
                 _sendRunning = true;
@@ -136,7 +155,7 @@ internal sealed partial class StreamSessionEngine
             {
                 _queue.Append(data);
                 start = AcceptedLocked(data.Length);
-                if (t_sendCallbackOwner != this)
+                if (!Hooks.Inside(this, HookKind.Sending) && (_ready || !Hooks.Inside(this)))
                     wait = AddWaiterLocked();
             }
         }
@@ -147,35 +166,29 @@ internal sealed partial class StreamSessionEngine
                 RunSendLoop();
             return wait == null || wait.GetAwaiter().GetResult() ? data.Length : 0;
         }
-
         var result = _transport.Send(data);
-        bool restart;
-        long pending;
-        SendWaiter[]? done;
-        lock (_sendLock)
-        {
-            _bytesSending = 0;
-            _bytesSent += result.Bytes;
-            restart = result.Succeeded && !_queue.IsEmpty && Volatile.Read(ref _closed) == 0;
-            _sendRunning = restart;
-            pending = _queue.Bytes;
-            done = result.Succeeded ? TakeCompletedWaitersLocked() : null;
-        }
-        _host.EngineCounted(0, result.Bytes);
-        if (!result.Succeeded)
-        {
-            OnTransportError(result.Error);
-            TryFinish();
-            return result.Bytes;
-        }
-        CompleteWaiters(done);
-        if (State == SessionState.Connected)
-            RaiseSent(result.Bytes, pending);
-        if (restart)
+        if (CompleteSend(result, direct: true))
             RunSendLoop();
-        else
-            AfterDrained();
         return result.Bytes;
+    }
+
+    /// <summary>The transport is ready for data (plain sockets from the start, TLS after the handshake): start sending what waited.</summary>
+    private void MarkReady(bool raiseEmpty)
+    {
+        bool start, empty;
+        lock (_lock)
+        {
+            _ready = true;
+            empty = !_sendRunning && _queue.IsEmpty;
+            start = !_sendRunning && !_queue.IsEmpty && !_closed;
+            if (start)
+                _sendRunning = true;
+        }
+        if (start)
+            RunSendLoop();
+        else if (empty && raiseEmpty && State == SessionState.Connected)
+            RunHook(HookKind.Sending, 0, static (e, _) => e._host.EngineEmpty());
+        BeginShutdownIfDrained();
     }
 
     private SendStatus CheckAcceptLocked(int length)
@@ -192,7 +205,7 @@ internal sealed partial class StreamSessionEngine
     private bool AcceptedLocked(int length)
     {
         _acceptedTotal += length;
-        if (_sendRunning)
+        if (_sendRunning || !_ready)
             return false;
         _sendRunning = true;
         return true;
@@ -209,126 +222,90 @@ internal sealed partial class StreamSessionEngine
     // completion thread. A loop, never recursion, whatever the hooks call.
     private void RunSendLoop() => _ = SendLoopAsync();
 
-    /// <summary>Raises OnSent, marking the thread so a blocking Send from inside the hook does not wait on its own loop.</summary>
-    private void RaiseSent(long sent, long pending)
-    {
-        var previous = t_sendCallbackOwner;
-        t_sendCallbackOwner = this;
-        try
-        {
-            _host.EngineSent(sent, pending);
-        }
-        catch (Exception exception)
-        {
-            OnHandlerException(exception);
-        }
-        finally
-        {
-            t_sendCallbackOwner = previous;
-        }
-    }
-
-    private static void CompleteWaiters(SendWaiter[]? done)
-    {
-        if (done == null)
-            return;
-        foreach (var waiter in done)
-            waiter.Complete(true);
-    }
-
+    /// <summary>The sender role is held (<see cref="_sendRunning"/>); sends batches until the queue is empty or the connection closes.</summary>
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
     private async ValueTask SendLoopAsync()
     {
-        while (true)
+        while (NextBatchOrStop())
         {
-            bool idle = false;
-            lock (_sendLock)
-            {
-                if (Volatile.Read(ref _closed) != 0)
-                {
-                    _batch.Clear();
-                    _sendRunning = false;
-                    idle = true;
-                }
-                else if (_batch.Count == 0 && !_queue.TakeBatch(_batch))
-                {
-                    _sendRunning = false;
-                    idle = true;
-                }
-                _bytesSending = _batch.Bytes;
-            }
-            if (idle)
-            {
-                if (Volatile.Read(ref _closed) != 0)
-                    TryFinish();
-                else
-                    AfterDrained();
-                return;
-            }
-
             var result = await _transport.SendAsync(_batch.Views).ConfigureAwait(false);
-            if (!result.Succeeded)
-            {
-                lock (_sendLock)
-                {
-                    _batch.Clear();
-                    _bytesSending = 0;
-                    _sendRunning = false;
-                }
-                OnTransportError(result.Error);
-                FailQueuedSends();
-                TryFinish();
+            if (!CompleteSend(result, direct: false))
                 return;
-            }
-
-            long pending;
-            SendWaiter[]? done;
-            lock (_sendLock)
-            {
-                _batch.Consume(result.Bytes);
-                _bytesSending = _batch.Bytes;
-                _bytesSent += result.Bytes;
-                pending = _queue.Bytes + _batch.Bytes;
-                done = TakeCompletedWaitersLocked();
-            }
-            _host.EngineCounted(0, result.Bytes);
-            CompleteWaiters(done);
-            if (State == SessionState.Connected)
-                RaiseSent(result.Bytes, pending);
         }
     }
 
-    /// <summary>The queue ran dry: finish a pending graceful disconnect, or tell the host the queue is empty.</summary>
-    private void AfterDrained()
+    /// <summary>Takes the next batch (true), or gives up the sender role (false): then OnEmpty, a pending shutdown, or teardown.</summary>
+    private bool NextBatchOrStop()
     {
-        var state = State;
-        // Inside OnDisconnecting the shutdown waits: Disconnect begins it once the hook has returned and all is out.
-        if (state == SessionState.Disconnecting && t_disconnectingHookOwner != this)
-            BeginShutdown();
-        else if (state == SessionState.Connected)
+        bool closed;
+        lock (_lock)
         {
-            var previous = t_sendCallbackOwner;
-            t_sendCallbackOwner = this;
-            try
+            closed = _closed;
+            if (!closed && (_batch.Count > 0 || _queue.TakeBatch(_batch)))
             {
-                Invoke(static h => h.EngineEmpty());
+                _bytesSending = _batch.Bytes;
+                return true;
             }
-            finally
+            _batch.Clear();
+            _bytesSending = 0;
+            _sendRunning = false;
+        }
+        if (closed)
+            TryFinish();
+        else if (State == SessionState.Connected)
+            RunHook(HookKind.Sending, 0, static (e, _) => e._host.EngineEmpty());
+        else
+            BeginShutdownIfDrained();
+        return false;
+    }
+
+    /// <summary>Books a finished transport send of either sender: counters, waiters, OnSent. False when it failed (the sender role is given up).</summary>
+    private bool CompleteSend(IoResult result, bool direct)
+    {
+        long pending = 0;
+        SendWaiter[]? done = null;
+        lock (_lock)
+        {
+            if (direct)
+                _bytesSending = 0;
+            else if (result.Succeeded)
+                _batch.Consume(result.Bytes);
+            _bytesSent += result.Bytes;
+            if (result.Succeeded)
             {
-                t_sendCallbackOwner = previous;
+                _bytesSending = _batch.Bytes;
+                pending = _queue.Bytes + _batch.Bytes;
+                done = TakeCompletedWaitersLocked();
+            }
+            else
+            {
+                _batch.Clear();
+                _bytesSending = 0;
+                _sendRunning = false;
             }
         }
+        _host.EngineCounted(0, result.Bytes);
+        if (!result.Succeeded)
+        {
+            OnTransportError(result.Error);
+            FailQueuedSends();
+            TryFinish();
+            return false;
+        }
+        CompleteWaiters(done);
+        if (State == SessionState.Connected)
+            RunHook(HookKind.Sending, (result.Bytes, pending), static (e, a) => e._host.EngineSent(a.Bytes, a.pending));
+        return true;
     }
 
     private SendWaiter[]? TakeCompletedWaitersLocked()
     {
         if (_waiters == null || _waiters.Count == 0)
             return null;
-        var sentTotal = _acceptedTotal - _queue.Bytes - _batch.Bytes;
         var count = 0;
         foreach (var waiter in _waiters)
         {
-            if (waiter.Target > sentTotal)
+            if (waiter.Target > _bytesSent)
                 break;
             count++;
         }
@@ -340,10 +317,18 @@ internal sealed partial class StreamSessionEngine
         return done;
     }
 
+    private static void CompleteWaiters(SendWaiter[]? done)
+    {
+        if (done == null)
+            return;
+        foreach (var waiter in done)
+            waiter.Complete(true);
+    }
+
     private void FailQueuedSends()
     {
         SendWaiter[]? failed = null;
-        lock (_sendLock)
+        lock (_lock)
         {
             _queue.Clear();
             if (_waiters != null && _waiters.Count > 0)
@@ -365,6 +350,7 @@ internal sealed partial class StreamSessionEngine
 
         public SendWaiter(long target) => Target = target;
 
+        /// <summary>Completed once this many bytes have been sent in total.</summary>
         public long Target { get; }
 
         public Task<bool> Task => _source.Task;

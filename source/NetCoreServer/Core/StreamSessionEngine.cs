@@ -6,42 +6,37 @@ using System.Threading.Tasks;
 namespace NetCoreServer.Core;
 
 /// <summary>
-/// The one stream-session engine shared by every stream transport (TCP, Unix sockets, TLS): it owns the
-/// receive loop, the send queue, the state machine, statistics, limits and teardown. A transport supplies
-/// only I/O; a host (server session or client) turns engine callbacks into the public hooks.
+/// The one stream-session engine shared by every stream transport (TCP, Unix sockets, TLS): it owns the connect
+/// sequence, the receive loop, the send queue, the state machine, statistics, limits and teardown. A transport
+/// supplies only I/O; a host (server session or client) turns engine callbacks into the public hooks.
 /// </summary>
 /// <remarks>
-/// Teardown contract: <see cref="IStreamSessionHost.EngineDisconnecting"/> and then
-/// <see cref="IStreamSessionHost.EngineDisconnected"/> run exactly once each; the latter only after the socket
-/// is closed and both loops have stopped, so no <c>OnReceived</c> or <c>OnSent</c> can follow it.
+/// Hook order, each at most once: Connecting, Connected, (TLS: Handshaking, Handshaked), Empty, data hooks,
+/// Disconnecting, Disconnected. The connect-phase hooks hold teardown back: a disconnect requested while one of them
+/// runs takes effect when it returns, so OnDisconnecting never overlaps or precedes OnConnected. OnDisconnected runs
+/// last, after the socket is closed, both loops have stopped and OnDisconnecting has returned. A connection
+/// disconnected before its hooks began (a server stopping between accept and start) raises none of them.
+/// All lifecycle fields are guarded by <see cref="_lock"/>, which is never held while a hook runs.
 /// </remarks>
-internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
+internal sealed partial class StreamSessionEngine
 {
-    // Ordinary ways for a connection to end; NetCoreServer does not report these through OnError either.
-    private static readonly SocketError[] s_quietErrors =
-    {
-        SocketError.ConnectionAborted, SocketError.ConnectionRefused, SocketError.ConnectionReset,
-        SocketError.OperationAborted, SocketError.Shutdown, SocketError.NotConnected,
-    };
-
-    [ThreadStatic]
-    private static StreamSessionEngine? t_sendCallbackOwner;
-
-    // The engine whose OnDisconnecting this thread runs during a graceful disconnect: as in NetCoreServer, that hook
-    // may still send (a goodbye), and the data goes out before the sending side shuts down.
-    [ThreadStatic]
-    private static StreamSessionEngine? t_disconnectingHookOwner;
+    private static readonly Action<StreamSessionEngine, Exception> s_hookFailed = static (engine, exception) => engine.OnHandlerException(exception);
 
     private readonly IStreamTransport _transport;
     private readonly IStreamSessionHost _host;
     private readonly EngineOptions _options;
     private readonly TaskCompletionSource _completion = new(TaskCreationOptions.RunContinuationsAsynchronously);
-    private int _state;
+    private readonly object _lock = new();
+    private volatile int _state;
     private int _reason;
-    private int _shutdownStarted;
-    private int _closed;
-    private int _finished;
-    private volatile bool _receiveRunning;
+    private int _holds = 1;
+    private bool _hooksStarted;
+    private bool _graceful;
+    private Phase _disconnecting;
+    private bool _shutdownStarted;
+    private bool _shutdownDone;
+    private volatile bool _closed;
+    private bool _finished;
     private Timer? _disconnectTimer;
 
     public StreamSessionEngine(IStreamTransport transport, IStreamSessionHost host, EngineOptions options)
@@ -50,22 +45,19 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
         _host = host;
         _options = options;
         _queue = new SendQueue(options);
+        _ready = transport.Tls == null;
     }
 
-    public SessionState State => (SessionState)Volatile.Read(ref _state);
+    private enum Phase
+    {
+        NotRaised,
+        Raising,
+        Done,
+    }
+
+    public SessionState State => (SessionState)_state;
 
     public bool IsConnected => State == SessionState.Connected;
-
-    /// <summary>
-    /// True while connected, and also inside this connection's OnDisconnecting during a graceful disconnect, until
-    /// the sending side shuts down.
-    /// </summary>
-    public bool AcceptsSends => State switch
-    {
-        SessionState.Connected => true,
-        SessionState.Disconnecting => t_disconnectingHookOwner == this && Volatile.Read(ref _shutdownStarted) == 0 && Volatile.Read(ref _closed) == 0,
-        _ => false,
-    };
 
     /// <summary>Why the connection ended (the first reason recorded).</summary>
     public DisconnectReason Reason => (DisconnectReason)Volatile.Read(ref _reason);
@@ -75,28 +67,126 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
 
     public IStreamTransport Transport => _transport;
 
-    /// <summary>Marks the connection live. The host raises its connect hooks after this and then calls <see cref="StartReceiving"/>.</summary>
-    public bool Activate() => Interlocked.CompareExchange(ref _state, (int)SessionState.Connected, (int)SessionState.Connecting) == (int)SessionState.Connecting;
+    /// <summary>Server path: OnConnecting, OnConnected, (TLS: OnHandshaking, handshake, OnHandshaked), OnEmpty, then receiving.</summary>
+    /// <returns>Completes when data may flow (after the handshake for TLS) or the connection ended first.</returns>
+    public Task StartAccepted() => StartAsync(raiseConnecting: true, receive: true);
+
+    /// <summary>Client path: the client raised OnConnecting before it connected; the rest as <see cref="StartAccepted"/>.</summary>
+    /// <param name="receive">Start the receive loop (false for NetCoreServer's synchronous Connect, which leaves that to the user).</param>
+    /// <returns>Completes when data may flow or the connection ended first.</returns>
+    public Task StartConnected(bool receive) => StartAsync(raiseConnecting: false, receive);
+
+    private async Task StartAsync(bool raiseConnecting, bool receive)
+    {
+        // The constructor's hold covers the connect hooks; a disconnect requested before they begin skips them all.
+        if (!BeginHooks())
+        {
+            Release();
+            return;
+        }
+        if (raiseConnecting)
+            RunHook(HookKind.Other, 0, static (e, _) => e._host.EngineConnecting());
+        lock (_lock)
+        {
+            if (_state == (int)SessionState.Connecting)
+                _state = (int)SessionState.Connected;
+        }
+        RunHook(HookKind.Other, 0, static (e, _) => e._host.EngineConnected());
+        Release();
+
+        if (_transport.Tls != null)
+        {
+            if (!Hold())
+                return;
+            RunHook(HookKind.Other, 0, static (e, _) => e._host.EngineHandshaking());
+            Release();
+            var error = await _transport.HandshakeAsync().ConfigureAwait(false);
+            if (error != SocketError.Success)
+            {
+                if (Hold())
+                {
+                    RunHook(HookKind.Other, error, static (e, error) => e._host.EngineError(error));
+                    Release();
+                }
+                Abort(DisconnectReason.HandshakeFailed);
+                return;
+            }
+        }
+
+        // Disconnected meanwhile: what was queued is still delivered (a graceful disconnect), but no more hooks begin.
+        var held = Hold();
+        if (held && _transport.Tls != null)
+            RunHook(HookKind.Other, 0, static (e, _) => e._host.EngineHandshaked());
+        MarkReady(raiseEmpty: held);
+        if (!held)
+            return;
+        Release();
+        if (receive)
+            StartReceiving();
+    }
+
+    private bool BeginHooks()
+    {
+        lock (_lock)
+        {
+            if (_state != (int)SessionState.Connecting)
+                return false;
+            _hooksStarted = true;
+            return true;
+        }
+    }
+
+    /// <summary>Holds teardown back while a connect-phase hook runs; false once a disconnect has started.</summary>
+    private bool Hold()
+    {
+        lock (_lock)
+        {
+            if (_state >= (int)SessionState.Disconnecting)
+                return false;
+            _holds++;
+            return true;
+        }
+    }
+
+    private void Release()
+    {
+        bool raise;
+        lock (_lock)
+        {
+            _holds--;
+            raise = _holds == 0 && _state >= (int)SessionState.Disconnecting && _disconnecting == Phase.NotRaised;
+            if (raise)
+                _disconnecting = Phase.Raising;
+        }
+        if (raise)
+            RaiseDisconnecting();
+        else
+            TryFinish();
+    }
 
     /// <summary>
     /// Starts a graceful disconnect: no new sends are accepted, what was accepted is delivered, the sending side
-    /// is shut down and the socket closes when the peer ends its stream or <see cref="EngineOptions.DisconnectTimeout"/> passes.
+    /// is shut down and the socket closes when the peer ends its stream or <see cref="EngineOptions.DisconnectTimeout"/>
+    /// passes (a zero timeout closes at once).
     /// </summary>
     /// <returns>False when a disconnect had already started.</returns>
     public bool Disconnect(DisconnectReason reason)
     {
+        var timeout = _options.DisconnectTimeout;
+        if (timeout <= TimeSpan.Zero)
+        {
+            if (!EnterDisconnecting(reason, graceful: false))
+                return false;
+            CloseTransport();
+            return true;
+        }
         if (!EnterDisconnecting(reason, graceful: true))
             return false;
-        bool drained;
-        lock (_sendLock)
-            drained = !_sendRunning && _queue.IsEmpty;
-        ArmDisconnectTimer();
-        if (drained)
-            BeginShutdown();
+        ArmDisconnectTimer(timeout);
         return true;
     }
 
-    /// <summary>Closes at once, dropping queued data (errors, server stop after timeout, handler failures).</summary>
+    /// <summary>Closes at once, dropping queued data (errors, a server stop past its timeout, handler failures).</summary>
     public void Abort(DisconnectReason reason)
     {
         EnterDisconnecting(reason, graceful: false);
@@ -105,118 +195,133 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
 
     private bool EnterDisconnecting(DisconnectReason reason, bool graceful)
     {
-        while (true)
+        bool raise;
+        lock (_lock)
         {
-            var state = Volatile.Read(ref _state);
-            if (state >= (int)SessionState.Disconnecting)
+            if (_state >= (int)SessionState.Disconnecting)
                 return false;
-            if (Interlocked.CompareExchange(ref _state, (int)SessionState.Disconnecting, state) != state)
-                continue;
-            Interlocked.CompareExchange(ref _reason, (int)reason, (int)DisconnectReason.None);
-            if (state == (int)SessionState.Connected)
-            {
-                var previous = t_disconnectingHookOwner;
-                if (graceful)
-                    t_disconnectingHookOwner = this;
-                try
-                {
-                    Invoke(static h => h.EngineDisconnecting());
-                }
-                finally
-                {
-                    t_disconnectingHookOwner = previous;
-                }
-            }
-            return true;
+            _state = (int)SessionState.Disconnecting;
+            Volatile.Write(ref _reason, (int)reason);
+            _graceful = graceful;
+            raise = _holds == 0;
+            if (raise)
+                _disconnecting = Phase.Raising;
         }
+        if (raise)
+            RaiseDisconnecting();
+        return true;
     }
 
-    private void ArmDisconnectTimer()
+    /// <summary>OnDisconnecting (a graceful one may still send a goodbye), then the shutdown once all is out.</summary>
+    private void RaiseDisconnecting()
     {
-        var timeout = _options.DisconnectTimeout;
-        if (timeout <= TimeSpan.Zero || timeout == Timeout.InfiniteTimeSpan)
-            return;
-        var timer = new Timer(static s => ((StreamSessionEngine)s!).OnDisconnectTimeout(), this, Timeout.Infinite, Timeout.Infinite);
-        if (Interlocked.CompareExchange(ref _disconnectTimer, timer, null) != null)
+        if (_hooksStarted)
+            RunHook(_graceful ? HookKind.Disconnecting : HookKind.Other, 0, static (e, _) => e._host.EngineDisconnecting());
+        lock (_lock)
+            _disconnecting = Phase.Done;
+        BeginShutdownIfDrained();
+        TryFinish();
+    }
+
+    /// <summary>
+    /// A graceful disconnect whose OnDisconnecting has returned and whose accepted data is all out: send end of stream,
+    /// then close once the peer has ended its stream too (or the receive loop is not running).
+    /// </summary>
+    private void BeginShutdownIfDrained()
+    {
+        lock (_lock)
         {
-            timer.Dispose();
-            return;
+            if (!_graceful || _disconnecting != Phase.Done || _shutdownStarted || _closed || !_ready || _sendRunning || !_queue.IsEmpty)
+                return;
+            // Decided under the lock that admits sends: nothing can be accepted, or start a send, after this.
+            _shutdownStarted = true;
         }
-        timer.Change(timeout, Timeout.InfiniteTimeSpan);
-        if (Volatile.Read(ref _closed) != 0)
-            timer.Dispose();
+        _ = ShutdownAsync();
+    }
+
+    private async Task ShutdownAsync()
+    {
+        await _transport.ShutdownSendAsync().ConfigureAwait(false);
+        bool close;
+        lock (_lock)
+        {
+            _shutdownDone = true;
+            close = !_receiveRunning;
+        }
+        if (close)
+            CloseTransport();
+    }
+
+    private void ArmDisconnectTimer(TimeSpan timeout)
+    {
+        // Created running: if it fires before it is published, the timeout simply closes the connection early.
+        var timer = new Timer(static s => ((StreamSessionEngine)s!).OnDisconnectTimeout(), this, timeout, Timeout.InfiniteTimeSpan);
+        lock (_lock)
+        {
+            if (!_closed && _disconnectTimer == null)
+            {
+                _disconnectTimer = timer;
+                return;
+            }
+        }
+        timer.Dispose();
     }
 
     private void OnDisconnectTimeout()
     {
-        bool undelivered;
-        lock (_sendLock)
-            undelivered = _sendRunning || !_queue.IsEmpty;
-        if (undelivered)
-            Interlocked.CompareExchange(ref _reason, (int)DisconnectReason.Timeout, (int)DisconnectReason.Local);
+        lock (_lock)
+        {
+            if (_sendRunning || !_queue.IsEmpty)
+                Interlocked.CompareExchange(ref _reason, (int)DisconnectReason.Timeout, (int)DisconnectReason.Local);
+        }
         CloseTransport();
-    }
-
-    /// <summary>All accepted data is out: send end of stream, then close once the peer ends too.</summary>
-    private void BeginShutdown()
-    {
-        if (Interlocked.Exchange(ref _shutdownStarted, 1) != 0)
-            return;
-        _transport.ShutdownSend();
-        if (!_receiveRunning)
-            CloseTransport();
     }
 
     private void CloseTransport()
     {
-        if (Interlocked.Exchange(ref _closed, 1) != 0)
-            return;
-        Interlocked.Exchange(ref _disconnectTimer, null)?.Dispose();
+        Timer? timer;
+        lock (_lock)
+        {
+            if (_closed)
+                return;
+            _closed = true;
+            timer = _disconnectTimer;
+            _disconnectTimer = null;
+        }
+        timer?.Dispose();
         _transport.Close();
         FailQueuedSends();
         TryFinish();
     }
 
+    /// <summary>Finishes once the socket is closed, both loops have stopped and no hook of the connect or disconnect phase runs.</summary>
     private void TryFinish()
     {
-        if (Volatile.Read(ref _closed) == 0 || _receiveRunning)
-            return;
-        lock (_sendLock)
+        lock (_lock)
         {
-            if (_sendRunning)
+            if (_finished || !_closed || _receiveRunning || _sendRunning || _holds > 0 || _disconnecting != Phase.Done)
                 return;
+            _finished = true;
+            _state = (int)SessionState.Disconnected;
         }
-        if (Interlocked.Exchange(ref _finished, 1) != 0)
-            return;
-        Volatile.Write(ref _state, (int)SessionState.Disconnected);
         _transport.Dispose();
-        Invoke(static h => h.EngineDisconnected());
+        if (_hooksStarted)
+            RunHook(HookKind.Other, 0, static (e, _) => e._host.EngineDisconnected());
+        _host.EngineReleased();
         _completion.TrySetResult();
     }
 
     private void OnTransportError(SocketError error)
     {
-        if (Volatile.Read(ref _closed) != 0)
+        if (_closed)
             return;
-        if (State == SessionState.Connected && Array.IndexOf(s_quietErrors, error) < 0)
-            Invoke(h => h.EngineError(error));
+        if (State == SessionState.Connected && !SocketErrors.IsQuiet(error))
+            RunHook(HookKind.Other, error, static (e, error) => e._host.EngineError(error));
         Abort(DisconnectReason.Error);
     }
 
-    /// <summary>Runs a host callback; a throwing hook tears the connection down instead of killing a pool thread.</summary>
-    private bool Invoke(Action<IStreamSessionHost> callback)
-    {
-        try
-        {
-            callback(_host);
-            return true;
-        }
-        catch (Exception exception)
-        {
-            OnHandlerException(exception);
-            return false;
-        }
-    }
+    /// <summary>Raises a hook the engine's own code calls (see <see cref="Hooks"/> for the rule on exceptions).</summary>
+    private bool RunHook<TArg>(HookKind kind, TArg arg, Action<StreamSessionEngine, TArg> hook) => Hooks.Run(this, kind, arg, hook, s_hookFailed);
 
     private void OnHandlerException(Exception exception)
     {

@@ -23,7 +23,9 @@ internal sealed class SocketTransport : IStreamTransport
         _socket = socket;
     }
 
-    public Socket Socket => _socket;
+    public ITlsInfo? Tls => null;
+
+    public ValueTask<SocketError> HandshakeAsync() => new(SocketError.Success);
 
     public ValueTask<IoResult> ReceiveAsync(Memory<byte> buffer)
     {
@@ -72,7 +74,13 @@ internal sealed class SocketTransport : IStreamTransport
         }
     }
 
-    public void ShutdownSend()
+    public ValueTask ShutdownSendAsync()
+    {
+        ShutdownSend();
+        return ValueTask.CompletedTask;
+    }
+
+    private void ShutdownSend()
     {
         if (Volatile.Read(ref _closed) != 0)
             return;

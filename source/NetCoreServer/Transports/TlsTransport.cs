@@ -6,6 +6,7 @@ using System.Net.Security;
 using System.Net.Sockets;
 using System.Runtime.CompilerServices;
 using System.Security.Authentication;
+using System.Security.Cryptography.X509Certificates;
 using System.Threading;
 using System.Threading.Tasks;
 using NetCoreServer.Core;
@@ -14,17 +15,16 @@ namespace NetCoreServer.Transports;
 
 /// <summary>
 /// TLS over a connected socket: SslStream on a NetworkStream. The engine, queue and hooks are the same as for
-/// plain sockets; only the I/O differs. Errors are mapped to SocketError values so the engine treats a broken
-/// TLS stream like a broken socket.
+/// plain sockets; only the I/O differs. The engine runs the handshake once (<see cref="HandshakeAsync"/>) and starts
+/// no read or write before it succeeded. Errors are mapped to SocketError values so the engine treats a broken TLS
+/// stream like a broken socket.
 /// </summary>
-internal sealed class TlsTransport : IStreamTransport, IHandshakingTransport
+internal sealed class TlsTransport : IStreamTransport, ITlsInfo
 {
     private readonly Socket _socket;
     private readonly SslStream _ssl;
     private readonly Func<SslStream, CancellationToken, Task> _authenticate;
     private readonly TimeSpan _handshakeTimeout;
-    private readonly object _handshakeLock = new();
-    private Task<SocketError>? _handshake;
     private volatile bool _handshaked;
     private int _closed;
 
@@ -36,20 +36,19 @@ internal sealed class TlsTransport : IStreamTransport, IHandshakingTransport
         _handshakeTimeout = handshakeTimeout;
     }
 
+    public ITlsInfo Tls => this;
+
     public bool IsHandshaked => _handshaked;
 
-    /// <summary>Why the handshake failed (certificate rejected, protocol mismatch, timeout), for the user to inspect.</summary>
     public Exception? HandshakeException { get; private set; }
 
-    public SslStream Stream => _ssl;
+    public SslProtocols Protocol => _handshaked ? _ssl.SslProtocol : SslProtocols.None;
 
-    public Task<SocketError> HandshakeAsync()
-    {
-        lock (_handshakeLock)
-            return _handshake ??= RunHandshakeAsync();
-    }
+    public SslApplicationProtocol ApplicationProtocol => _handshaked ? _ssl.NegotiatedApplicationProtocol : default;
 
-    private async Task<SocketError> RunHandshakeAsync()
+    public X509Certificate? RemoteCertificate => _handshaked ? _ssl.RemoteCertificate : null;
+
+    public async ValueTask<SocketError> HandshakeAsync()
     {
         using var timeout = new CancellationTokenSource();
         if (_handshakeTimeout > TimeSpan.Zero && _handshakeTimeout != Timeout.InfiniteTimeSpan)
@@ -94,12 +93,6 @@ internal sealed class TlsTransport : IStreamTransport, IHandshakingTransport
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     public async ValueTask<IoResult> SendAsync(IReadOnlyList<ArraySegment<byte>> batch)
     {
-        if (!_handshaked)
-        {
-            var error = await HandshakeAsync().ConfigureAwait(false);
-            if (error != SocketError.Success)
-                return IoResult.Failed(error);
-        }
         try
         {
             if (batch.Count == 1)
@@ -136,8 +129,6 @@ internal sealed class TlsTransport : IStreamTransport, IHandshakingTransport
 
     public IoResult Send(ReadOnlySpan<byte> data)
     {
-        if (!_handshaked)
-            return IoResult.Failed(SocketError.NotConnected);
         try
         {
             _ssl.Write(data);
@@ -151,8 +142,6 @@ internal sealed class TlsTransport : IStreamTransport, IHandshakingTransport
 
     public IoResult Receive(Span<byte> buffer)
     {
-        if (!_handshaked)
-            return IoResult.Failed(SocketError.NotConnected);
         try
         {
             return new IoResult(_ssl.Read(buffer), SocketError.Success);
@@ -163,28 +152,29 @@ internal sealed class TlsTransport : IStreamTransport, IHandshakingTransport
         }
     }
 
-    public void ShutdownSend()
+    public async ValueTask ShutdownSendAsync()
     {
         if (Volatile.Read(ref _closed) != 0)
             return;
         try
         {
-            // close_notify first, so the peer can tell a clean end from a truncation; then FIN.
-            if (_handshaked && !_ssl.ShutdownAsync().Wait(TimeSpan.FromSeconds(1)))
-                return;
-            _socket.Shutdown(SocketShutdown.Send);
+            // close_notify first, so the peer can tell a clean end from a truncation; then FIN. A peer that does not
+            // read can hold the alert up: the engine's disconnect timeout closes the socket then.
+            if (_handshaked)
+                await _ssl.ShutdownAsync().ConfigureAwait(false);
         }
         catch (Exception)
         {
             // The peer is gone, or TLS refused the alert (OpenSSL: "shutdown while in init" when a post-handshake
             // message is in flight). Either way the FIN or the close that follows ends the stream; nothing to report.
-            try
-            {
-                _socket.Shutdown(SocketShutdown.Send);
-            }
-            catch (Exception)
-            {
-            }
+        }
+        try
+        {
+            _socket.Shutdown(SocketShutdown.Send);
+        }
+        catch (Exception)
+        {
+            // Already reset or closed: nothing left to flush.
         }
     }
 

@@ -11,6 +11,10 @@ internal sealed class BlockingSendTransport : IStreamTransport
 {
     private readonly TaskCompletionSource<IoResult> _closed = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
+    public ITlsInfo? Tls => null;
+
+    public ValueTask<SocketError> HandshakeAsync() => new(SocketError.Success);
+
     public ValueTask<IoResult> ReceiveAsync(Memory<byte> buffer) => new(_closed.Task);
 
     public ValueTask<IoResult> SendAsync(IReadOnlyList<ArraySegment<byte>> batch) => new(_closed.Task);
@@ -19,9 +23,7 @@ internal sealed class BlockingSendTransport : IStreamTransport
 
     public IoResult Receive(Span<byte> buffer) => IoResult.Failed(SocketError.WouldBlock);
 
-    public void ShutdownSend()
-    {
-    }
+    public ValueTask ShutdownSendAsync() => ValueTask.CompletedTask;
 
     public void Close() => _closed.TrySetResult(IoResult.Failed(SocketError.OperationAborted));
 

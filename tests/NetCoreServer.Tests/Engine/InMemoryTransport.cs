@@ -66,8 +66,16 @@ internal sealed class InMemoryTransport : IStreamTransport
             return _sent.ToArray();
     }
 
+    public ITlsInfo? Tls => null;
+
+    public ValueTask<SocketError> HandshakeAsync() => new(SocketError.Success);
+
+    /// <summary>Sizes of the buffers the engine received into, in order (0 for a zero-byte wait for data).</summary>
+    public ConcurrentQueue<int> ReceiveBufferSizes { get; } = new();
+
     public ValueTask<IoResult> ReceiveAsync(Memory<byte> buffer)
     {
+        ReceiveBufferSizes.Enqueue(buffer.Length);
         lock (_incoming)
         {
             if (Closed)
@@ -125,7 +133,11 @@ internal sealed class InMemoryTransport : IStreamTransport
 
     public IoResult Receive(Span<byte> buffer) => new(0, SocketError.Success);
 
-    public void ShutdownSend() => ShutdownSent = true;
+    public ValueTask ShutdownSendAsync()
+    {
+        ShutdownSent = true;
+        return ValueTask.CompletedTask;
+    }
 
     public void Close()
     {

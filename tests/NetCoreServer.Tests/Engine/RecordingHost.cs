@@ -16,6 +16,19 @@ internal sealed class RecordingHost : IStreamSessionHost
 
     public Action<byte[], int, int>? OnData { get; set; }
 
+    public void EngineConnecting() => Log.Add("connecting");
+
+    public void EngineConnected() => Log.Add("connected");
+
+    public void EngineHandshaking() => Log.Add("handshaking");
+
+    public void EngineHandshaked() => Log.Add("handshaked");
+
+    /// <summary>Set when the engine released its host, the last thing it does.</summary>
+    public bool Released { get; private set; }
+
+    public void EngineReleased() => Released = true;
+
     public void EngineReceived(byte[] buffer, int offset, int size)
     {
         MaxStackDepth = Math.Max(MaxStackDepth, new System.Diagnostics.StackTrace().FrameCount);

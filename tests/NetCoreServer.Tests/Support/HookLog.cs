@@ -14,6 +14,12 @@ internal sealed class HookLog
             _entries.Add(entry);
     }
 
+    public void Clear()
+    {
+        lock (_entries)
+            _entries.Clear();
+    }
+
     public string[] Snapshot()
     {
         lock (_entries)
