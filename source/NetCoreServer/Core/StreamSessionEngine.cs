@@ -96,8 +96,12 @@ internal sealed partial class StreamSessionEngine
 
         if (_transport.Tls != null)
         {
+            // Disconnected before the handshake began: nothing queued can be delivered without one.
             if (!Hold())
+            {
+                CloseTransport();
                 return;
+            }
             RunHook(HookKind.Other, 0, static (e, _) => e._host.EngineHandshaking());
             Release();
             var error = await _transport.HandshakeAsync().ConfigureAwait(false);

@@ -66,6 +66,12 @@ internal sealed class SslTestTransport : TestTransport
         protected override void OnDisconnected(SslSession session) => probe.ServerHook("OnDisconnected");
 
         protected override void OnError(SocketError error) => probe.ServerHook("OnError " + error);
+
+        protected override void OnStopping() => probe.ServerHook("OnStopping");
+
+        protected override void OnStopped() => probe.ServerHook("OnStopped");
+
+        protected override void OnHandlerException(System.Exception exception) => probe.ServerHook("OnHandlerException " + exception.Message);
     }
 
     private sealed class Session : SslSession

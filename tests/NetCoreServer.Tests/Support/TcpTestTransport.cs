@@ -25,6 +25,12 @@ internal sealed class TcpTestTransport : TestTransport
         protected override void OnDisconnected(TcpSession session) => probe.ServerHook("OnDisconnected");
 
         protected override void OnError(SocketError error) => probe.ServerHook("OnError " + error);
+
+        protected override void OnStopping() => probe.ServerHook("OnStopping");
+
+        protected override void OnStopped() => probe.ServerHook("OnStopped");
+
+        protected override void OnHandlerException(System.Exception exception) => probe.ServerHook("OnHandlerException " + exception.Message);
     }
 
     private sealed class Session : TcpSession

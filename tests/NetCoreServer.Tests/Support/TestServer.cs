@@ -41,6 +41,15 @@ internal sealed class TestServer : IDisposable
 
     public Action<TestSession, byte[], long, long>? OnData { get; set; }
 
+    /// <summary>Runs inside every session hook, after it is logged (tests that block a hook or act from inside one).</summary>
+    public Action<TestSession, string>? OnSessionHook { get; set; }
+
+    /// <summary>Runs inside CreateSession before the session exists (a test may block it or throw).</summary>
+    public Action? OnCreateSession { get; set; }
+
+    /// <summary>Runs inside every server hook, after it is logged.</summary>
+    public Action<string>? OnServerHook { get; set; }
+
     /// <summary>Runs inside each session's OnDisconnecting (a goodbye sent while disconnecting).</summary>
     public Action<TestSession>? OnSessionDisconnecting { get; set; }
 
@@ -62,6 +71,10 @@ internal sealed class TestServer : IDisposable
 
     public bool Restart() => _server.Restart();
 
+    public bool DisconnectAll() => _server.DisconnectAll();
+
+    public bool IsAccepting => _server.IsAccepting;
+
     public bool Multicast(byte[] data) => _server.Multicast(data);
 
     public bool Multicast(string text) => _server.Multicast(text);
@@ -70,6 +83,7 @@ internal sealed class TestServer : IDisposable
 
     public TestSession NewSession(StreamSession session)
     {
+        OnCreateSession?.Invoke();
         var probe = new TestSession(this, session);
         if (SessionSendLimit is int limit)
             session.OptionSendBufferLimit = limit;
@@ -90,6 +104,7 @@ internal sealed class TestServer : IDisposable
         {
             Disconnected.Add(1);
         }
+        OnServerHook?.Invoke(name);
     }
 }
 
@@ -109,6 +124,10 @@ internal interface IServerControl : IDisposable
     bool Stop();
 
     bool Restart();
+
+    bool DisconnectAll();
+
+    bool IsAccepting { get; }
 
     bool Multicast(byte[] data);
 
@@ -147,7 +166,15 @@ internal sealed class TestSession
 
     public bool SendAsync(byte[] data) => Session.SendAsync(data);
 
-    public void Hook(string name) => _server.Log.Add("session." + name);
+    /// <summary>This session's own hooks, in order.</summary>
+    public HookLog Log { get; } = new();
+
+    public void Hook(string name)
+    {
+        _server.Log.Add("session." + name);
+        Log.Add(name);
+        _server.OnSessionHook?.Invoke(this, name);
+    }
 
     public void Disconnecting()
     {
@@ -162,6 +189,7 @@ internal sealed class TestSession
     public void Received(byte[] buffer, long offset, long size)
     {
         _server.Log.Add("session.OnReceived");
+        Log.Add("OnReceived");
         if (_server.Echo)
             Session.SendAsync(buffer, offset, size);
         _server.OnData?.Invoke(this, buffer, offset, size);
@@ -170,7 +198,7 @@ internal sealed class TestSession
 
     public void Disconnected()
     {
-        _server.Log.Add("session.OnDisconnected");
+        Hook("OnDisconnected");
         _disconnected.TrySetResult();
     }
 
@@ -178,6 +206,7 @@ internal sealed class TestSession
     {
         LastError = error;
         _server.Log.Add("session.OnError " + error);
+        Log.Add("OnError " + error);
         Errors.Add(1);
     }
 }
