@@ -44,7 +44,14 @@ internal sealed class RecordingHost : IStreamSessionHost
 
     public void EngineHandlerException(Exception exception) => Log.Add("exception " + exception.Message);
 
-    public void EngineDisconnecting() => Log.Add("disconnecting");
+    /// <summary>Runs inside the disconnecting hook, after it is logged.</summary>
+    public Action? OnDisconnecting { get; set; }
+
+    public void EngineDisconnecting()
+    {
+        Log.Add("disconnecting");
+        OnDisconnecting?.Invoke();
+    }
 
     public void EngineDisconnected() => Log.Add("disconnected");
 

@@ -55,6 +55,9 @@ internal sealed class TestServer : IDisposable
 
     public TestSession? LastSession { get; private set; }
 
+    /// <summary>Every session this server created, in order.</summary>
+    public System.Collections.Concurrent.ConcurrentQueue<TestSession> Sessions { get; } = new();
+
     public EndPoint Endpoint => _server.Endpoint;
 
     public int BoundPort => Endpoint is IPEndPoint ip ? ip.Port : 0;
@@ -88,6 +91,7 @@ internal sealed class TestServer : IDisposable
         if (SessionSendLimit is int limit)
             session.OptionSendBufferLimit = limit;
         LastSession = probe;
+        Sessions.Enqueue(probe);
         return probe;
     }
 
