@@ -57,6 +57,12 @@ internal sealed partial class DatagramEngine
 
     public long DatagramsReceived => Interlocked.Read(ref _datagramsReceived);
 
+    /// <summary>Test seam, null outside tests: called at each <see cref="EngineTestPoint"/> on the thread that reaches it.</summary>
+    internal Action<EngineTestPoint>? TestProbe { get; set; }
+
+    /// <summary>Completes when both loops have ended (for tests).</summary>
+    internal Task Loops => Task.WhenAll(_receiveLoop, _sendLoop);
+
     /// <summary>The "any sender" endpoint of a family, used as the template the runtime fills on receive.</summary>
     public static EndPoint AnyEndpoint(AddressFamily family)
         => new IPEndPoint(family == AddressFamily.InterNetworkV6 ? IPAddress.IPv6Any : IPAddress.Any, 0);
@@ -95,8 +101,10 @@ internal sealed partial class DatagramEngine
         Socket.Dispose();
         if (wakeSender)
             _sendSignal.Set();
+        // A receive loop not parked yet sees closed once it parks and wakes itself (KeepReceiving).
         if (Interlocked.CompareExchange(ref _receiveState, ReceiveWanted, ReceiveParked) == ReceiveParked)
             _receiveSignal.Set();
+        TestProbe?.Invoke(EngineTestPoint.LoopsWoken);
         if (!IsInsideHook)
         {
             try
