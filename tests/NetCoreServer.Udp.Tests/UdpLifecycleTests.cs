@@ -180,6 +180,20 @@ public sealed class UdpLifecycleTests
     }
 
     [Test]
+    public async Task AnExceptionFromAHookRaisedInlineBySendReachesTheCaller()
+    {
+        using var server = new TestUdpServer(IPAddress.Loopback, continuous: true, echo: false);
+        server.Start();
+        using var client = new TestUdpClient(new IPEndPoint(IPAddress.Loopback, server.BoundPort)) { Rearm = false };
+        client.SentHandler = (_, _, _) => throw new InvalidOperationException("hook failure");
+        client.Connect();
+        var error = Assert.Throws<InvalidOperationException>(() => client.Send("inline"), "OnSent of a blocking Send throws into Send");
+        Assert.That(error!.Message, Is.EqualTo("hook failure"));
+        Assert.That(NetCoreServer.Core.Hooks.InsideAny, Is.False, "the hook scope ended with the hook that threw");
+        await Wait.For(server.Received.Reaches(1), "the datagram whose OnSent threw");
+    }
+
+    [Test]
     public async Task ADatagramLongerThanTheReceiveLimitIsDroppedAndReported()
     {
         using var server = new TestUdpServer(IPAddress.Loopback, continuous: true, echo: false) { OptionReceiveBufferLimit = 100 };
