@@ -125,6 +125,43 @@ public sealed class UdpLifecycleTests
     }
 
     [Test]
+    public async Task StopWhileTheReceiveLoopParksWakesItAndReturnsAtOnce()
+    {
+        using var server = new TestUdpServer(IPAddress.Loopback, echo: false) { Rearm = false };
+        server.Start();
+        var engine = server.CurrentEngine!;
+        var race = new ParkingRace();
+        race.Attach(engine);
+        server.ReceiveAsync();
+        using var client = new TestUdpClient(new IPEndPoint(IPAddress.Loopback, server.BoundPort)) { Rearm = false };
+        client.Connect();
+        client.Send("one");
+        await Wait.For(race.Parking, "the server's receive loop about to park after OnReceived");
+
+        // A bound on a hang, not a speed test: a missed wake-up makes Stop wait out the 5 s loop-exit timeout.
+        await Wait.For(Task.Run(server.Stop), "Stop to return while the receive loop parks", TimeSpan.FromSeconds(2));
+        Assert.That(engine.Loops.IsCompleted, Is.True, "both loops ended before Stop returned");
+    }
+
+    [Test]
+    public async Task DisconnectWhileTheReceiveLoopParksWakesItAndReturnsAtOnce()
+    {
+        using var server = new TestUdpServer(IPAddress.Loopback);
+        server.Start();
+        using var client = new TestUdpClient(new IPEndPoint(IPAddress.Loopback, server.BoundPort)) { Rearm = false };
+        client.Connect();
+        var engine = client.CurrentEngine!;
+        var race = new ParkingRace();
+        race.Attach(engine);
+        client.ReceiveAsync();
+        client.Send("one");
+        await Wait.For(race.Parking, "the client's receive loop about to park after OnReceived (the echo)");
+
+        await Wait.For(Task.Run(client.Disconnect), "Disconnect to return while the receive loop parks", TimeSpan.FromSeconds(2));
+        Assert.That(engine.Loops.IsCompleted, Is.True, "both loops ended before Disconnect returned");
+    }
+
+    [Test]
     public async Task AHookThatThrowsIsReportedAndReceivingContinues()
     {
         using var server = new TestUdpServer(IPAddress.Loopback, continuous: true, echo: false);
@@ -140,6 +177,20 @@ public sealed class UdpLifecycleTests
         await Wait.For(server.HandlerExceptions.Reaches(1), "OnHandlerException for the throwing hook");
         client.Send("fine");
         await Wait.For(server.Received.Reaches(2), "the next datagram after the failing hook");
+    }
+
+    [Test]
+    public async Task AnExceptionFromAHookRaisedInlineBySendReachesTheCaller()
+    {
+        using var server = new TestUdpServer(IPAddress.Loopback, continuous: true, echo: false);
+        server.Start();
+        using var client = new TestUdpClient(new IPEndPoint(IPAddress.Loopback, server.BoundPort)) { Rearm = false };
+        client.SentHandler = (_, _, _) => throw new InvalidOperationException("hook failure");
+        client.Connect();
+        var error = Assert.Throws<InvalidOperationException>(() => client.Send("inline"), "OnSent of a blocking Send throws into Send");
+        Assert.That(error!.Message, Is.EqualTo("hook failure"));
+        Assert.That(NetCoreServer.Core.Hooks.InsideAny, Is.False, "the hook scope ended with the hook that threw");
+        await Wait.For(server.Received.Reaches(1), "the datagram whose OnSent threw");
     }
 
     [Test]

@@ -149,7 +149,9 @@ internal sealed partial class DatagramEngine
 
     /// <summary>
     /// After a delivery: continue in continuous mode or when ReceiveAsync was called during OnReceived (state back to
-    /// Wanted), otherwise park.
+    /// Wanted), otherwise park. A close that lands after the loop's last closed check but before Parked is published
+    /// finds nothing to wake, so the loop looks at closed again once Parked is published; whichever side comes second
+    /// sees the other and wakes the loop, and the CompareExchange from Parked makes that exactly one wake-up.
     /// </summary>
     private bool KeepReceiving()
     {
@@ -160,12 +162,18 @@ internal sealed partial class DatagramEngine
         }
         // Reset before publishing Parked: a waker may Set as soon as it sees Parked.
         _receiveSignal.Reset();
+        TestProbe?.Invoke(EngineTestPoint.ReceiverParking);
         while (true)
         {
             if (Interlocked.CompareExchange(ref _receiveState, ReceiveWanted, ReceiveRequested) == ReceiveRequested)
                 return true;
             if (Interlocked.CompareExchange(ref _receiveState, ReceiveParked, ReceiveDelivering) == ReceiveDelivering)
-                return false;
+                break;
         }
+        // The exchange above is a full fence, as is Close's exchange after it sets closed: at least one of the two
+        // sees the other's write.
+        if (_closed && Interlocked.CompareExchange(ref _receiveState, ReceiveWanted, ReceiveParked) == ReceiveParked)
+            _receiveSignal.Set();
+        return false;
     }
 }

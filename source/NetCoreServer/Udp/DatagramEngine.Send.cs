@@ -5,6 +5,7 @@ using System.Net;
 using System.Net.Sockets;
 using System.Threading;
 using System.Threading.Tasks;
+using NetCoreServer.Core;
 
 namespace NetCoreServer.Udp;
 
@@ -94,15 +95,8 @@ internal sealed partial class DatagramEngine
     /// <summary>Raises OnError for a synchronous call; exceptions from the hook reach the caller.</summary>
     public void ReportInline(SocketError error)
     {
-        EnterHook();
-        try
-        {
-            _host.Error(error);
-        }
-        finally
-        {
-            ExitHook();
-        }
+        using var scope = Hooks.Enter(_host);
+        _host.Error(error);
     }
 
     /// <summary>

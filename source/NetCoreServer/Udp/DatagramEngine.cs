@@ -3,6 +3,7 @@ using System.Net;
 using System.Net.Sockets;
 using System.Threading;
 using System.Threading.Tasks;
+using NetCoreServer.Core;
 
 namespace NetCoreServer.Udp;
 
@@ -20,9 +21,18 @@ internal sealed partial class DatagramEngine
     /// <summary>How long a stop waits for the loops to finish after the socket is closed (normally microseconds).</summary>
     public static readonly TimeSpan LoopExitTimeout = TimeSpan.FromSeconds(5);
 
-    // Depth of UDP hooks on this thread: a Stop or Disconnect from inside one must not wait for the loop it runs on.
-    [ThreadStatic]
-    private static int t_hookDepth;
+    // What the loops do with an exception from a hook: hand it to OnHandlerException, which must not end the loop either.
+    private static readonly Action<IDatagramHost, Exception> s_handlerFailed = static (host, exception) =>
+    {
+        try
+        {
+            host.HandlerException(exception);
+        }
+        catch (Exception)
+        {
+            // The handler of handler failures failed too; the loop must survive it.
+        }
+    };
 
     private readonly IDatagramHost _host;
     private readonly DatagramOptions _options;
@@ -46,9 +56,6 @@ internal sealed partial class DatagramEngine
 
     public bool IsClosed => _closed;
 
-    /// <summary>True while this thread runs a UDP hook (or code it called).</summary>
-    public static bool IsInsideHook => t_hookDepth > 0;
-
     public long BytesSent => Interlocked.Read(ref _bytesSent);
 
     public long BytesReceived => Interlocked.Read(ref _bytesReceived);
@@ -56,6 +63,12 @@ internal sealed partial class DatagramEngine
     public long DatagramsSent => Interlocked.Read(ref _datagramsSent);
 
     public long DatagramsReceived => Interlocked.Read(ref _datagramsReceived);
+
+    /// <summary>Test seam, null outside tests: called at each <see cref="EngineTestPoint"/> on the thread that reaches it.</summary>
+    internal Action<EngineTestPoint>? TestProbe { get; set; }
+
+    /// <summary>Completes when both loops have ended (for tests).</summary>
+    internal Task Loops => Task.WhenAll(_receiveLoop, _sendLoop);
 
     /// <summary>The "any sender" endpoint of a family, used as the template the runtime fills on receive.</summary>
     public static EndPoint AnyEndpoint(AddressFamily family)
@@ -81,23 +94,26 @@ internal sealed partial class DatagramEngine
     }
 
     /// <summary>
-    /// Closes the socket. With <paramref name="flush"/> (and outside a hook, where waiting could block the very loop
-    /// that has to do the work) datagrams already accepted by SendAsync are first handed to the socket, bounded by
-    /// <see cref="FlushTimeout"/>. Then both loops end; waits for that unless called from inside a hook.
+    /// Closes the socket. With <paramref name="flush"/> (and outside any hook, where waiting could block the very loop
+    /// that has to do the work, this socket's or one that runs inline on the same thread) datagrams already accepted by
+    /// SendAsync are first handed to the socket, bounded by <see cref="FlushTimeout"/>. Then both loops end; waits for
+    /// that unless called from inside a hook.
     /// </summary>
     /// <returns>False when already closed.</returns>
     public bool Close(bool flush)
     {
-        if (flush && !IsInsideHook)
+        if (flush && !Hooks.InsideAny)
             FlushQueue();
         if (!CloseQueue(out var wakeSender))
             return false;
         Socket.Dispose();
         if (wakeSender)
             _sendSignal.Set();
+        // A receive loop not parked yet sees closed once it parks and wakes itself (KeepReceiving).
         if (Interlocked.CompareExchange(ref _receiveState, ReceiveWanted, ReceiveParked) == ReceiveParked)
             _receiveSignal.Set();
-        if (!IsInsideHook)
+        TestProbe?.Invoke(EngineTestPoint.LoopsWoken);
+        if (!Hooks.InsideAny)
         {
             try
             {
@@ -111,75 +127,15 @@ internal sealed partial class DatagramEngine
         return true;
     }
 
-    /// <summary>Raises a hook from a loop: a hook that throws goes to OnHandlerException and the loop carries on.</summary>
+    // Hooks raised by the loops: a hook that throws goes to OnHandlerException and the loop carries on. Static lambdas
+    // with the datagram passed as state keep this allocation-free.
     private void RaiseReceived(EndPoint endpoint, byte[] buffer, int size)
-    {
-        t_hookDepth++;
-        try
-        {
-            _host.Received(endpoint, buffer, 0, size);
-        }
-        catch (Exception e)
-        {
-            RaiseHandlerException(e);
-        }
-        finally
-        {
-            t_hookDepth--;
-        }
-    }
+        => Hooks.Run(_host, HookKind.Other, (endpoint, buffer, size),
+            static (host, datagram) => host.Received(datagram.endpoint, datagram.buffer, 0, datagram.size), s_handlerFailed);
 
     private void RaiseSent(EndPoint endpoint, long sent)
-    {
-        t_hookDepth++;
-        try
-        {
-            _host.Sent(endpoint, sent);
-        }
-        catch (Exception e)
-        {
-            RaiseHandlerException(e);
-        }
-        finally
-        {
-            t_hookDepth--;
-        }
-    }
+        => Hooks.Run(_host, HookKind.Sending, (endpoint, sent), static (host, datagram) => host.Sent(datagram.endpoint, datagram.sent), s_handlerFailed);
 
     private void RaiseError(SocketError error)
-    {
-        t_hookDepth++;
-        try
-        {
-            _host.Error(error);
-        }
-        catch (Exception e)
-        {
-            RaiseHandlerException(e);
-        }
-        finally
-        {
-            t_hookDepth--;
-        }
-    }
-
-    private void RaiseHandlerException(Exception exception)
-    {
-        try
-        {
-            _host.HandlerException(exception);
-        }
-        catch (Exception)
-        {
-            // The handler of handler failures failed too; the loop must survive it.
-        }
-    }
-
-    /// <summary>
-    /// Marks this thread as inside a hook raised by a synchronous call (Send, Receive, a refused SendAsync). Such
-    /// hooks run on the caller's thread and their exceptions reach the caller; pair with <see cref="ExitHook"/>.
-    /// </summary>
-    public static void EnterHook() => t_hookDepth++;
-
-    public static void ExitHook() => t_hookDepth--;
+        => Hooks.Run(_host, HookKind.Other, error, static (host, error) => host.Error(error), s_handlerFailed);
 }

@@ -1,20 +1,19 @@
 using System.Net.Sockets;
+using NetCoreServer.Core;
 
 namespace NetCoreServer.Udp;
 
 /// <summary>How the datagram engine treats a socket error.</summary>
 internal static class DatagramErrors
 {
-    /// <summary>The socket is closed or closing: the loop that saw it ends.</summary>
+    /// <summary>
+    /// The socket is closed or closing: the loop that saw it ends. Every other error leaves the loop running (a reset
+    /// or refusal is only an ICMP echo of an earlier send). All of these are quiet in <see cref="SocketErrors"/>.
+    /// </summary>
     public static bool IsTeardown(SocketError error)
         => error is SocketError.OperationAborted or SocketError.Shutdown or SocketError.NotSocket
             or SocketError.Interrupted or SocketError.Disconnecting;
 
-    /// <summary>
-    /// Worth an <c>OnError</c>. Resets, refusals and aborts are not: on UDP they are ICMP port-unreachable echoes
-    /// of an earlier send (Windows reports them on the next receive, Linux on connected sockets), not a failure of
-    /// this socket, so the receive loop simply keeps going.
-    /// </summary>
-    public static bool IsReportable(SocketError error)
-        => !IsTeardown(error) && error is not (SocketError.ConnectionReset or SocketError.ConnectionRefused or SocketError.ConnectionAborted);
+    /// <summary>Worth an <c>OnError</c>: anything not in the library's one list of quiet errors (<see cref="SocketErrors.IsQuiet"/>).</summary>
+    public static bool IsReportable(SocketError error) => !SocketErrors.IsQuiet(error);
 }

@@ -45,9 +45,12 @@ public abstract partial class DatagramPeer
     }
 
     /// <summary>
-    /// Called when a hook raised by the receive or send loop threw (hooks raised by a synchronous call such as Send let
-    /// the exception reach that call instead). The loop then carries on as if the hook had returned. The default writes
-    /// the exception to <see cref="Trace"/>.
+    /// Called when a hook raised by one of this socket's own loops (OnReceived from the receive loop, OnSent from the send
+    /// loop, OnError from either) throws, on that loop's thread. The exception never unwinds into the loop or the thread
+    /// pool: the socket carries on as if the hook had returned. A hook raised inline by a call you made (a blocking Send
+    /// or Receive, a refused SendAsync, a failed Connect) lets its exception reach that call instead, like any method you
+    /// invoke, and does not come here. An exception thrown from here is ignored. The default writes the exception to
+    /// <see cref="Trace"/>.
     /// </summary>
     /// <param name="exception">What the hook threw.</param>
     protected virtual void OnHandlerException(Exception exception)

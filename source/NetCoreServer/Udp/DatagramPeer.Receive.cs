@@ -1,7 +1,7 @@
 using System;
 using System.Net;
 using System.Text;
-using NetCoreServer.Udp;
+using NetCoreServer.Core;
 
 namespace NetCoreServer;
 
@@ -32,15 +32,8 @@ public abstract partial class DatagramPeer
         var received = engine.ReceiveBlocking(ref endpoint, buffer.AsSpan(checked((int)offset), checked((int)size)));
         if (received < 0)
             return 0;
-        DatagramEngine.EnterHook();
-        try
-        {
+        using (Hooks.Enter(this))
             OnReceived(endpoint, buffer, offset, received);
-        }
-        finally
-        {
-            DatagramEngine.ExitHook();
-        }
         return received;
     }
 

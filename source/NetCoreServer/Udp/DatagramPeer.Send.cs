@@ -40,17 +40,8 @@ public abstract partial class DatagramPeer
         var sent = engine.SendBlocking(target, buffer);
         if (sent < 0)
             return 0;
-        {
-            DatagramEngine.EnterHook();
-            try
-            {
-                OnSent(target, sent);
-            }
-            finally
-            {
-                DatagramEngine.ExitHook();
-            }
-        }
+        using (Hooks.Enter(this))
+            OnSent(target, sent);
         return sent;
     }
 

@@ -2,7 +2,6 @@ using System.Net;
 using System.Net.Sockets;
 using System.Threading;
 using NetCoreServer.Core;
-using NetCoreServer.Udp;
 
 namespace NetCoreServer;
 
@@ -93,15 +92,8 @@ public partial class UdpClient : DatagramPeer
         catch (SocketException e)
         {
             Volatile.Write(ref _state, Disconnected);
-            DatagramEngine.EnterHook();
-            try
-            {
+            using (Hooks.Enter(this))
                 OnError(e.SocketErrorCode);
-            }
-            finally
-            {
-                DatagramEngine.ExitHook();
-            }
             OnDisconnecting();
             OnDisconnected();
             return false;

@@ -241,6 +241,7 @@ internal static class NetCoreServerApi
         "public virtual bool Start(EndPoint)",
         "public virtual bool Stop()",
         "public virtual bool Restart()",
+        .. Sends("long", "Send"),
         .. Sends("long", "Multicast"),
         .. Sends("bool", "MulticastAsync"),
         "protected virtual void OnStarting()",

@@ -155,6 +155,46 @@ public sealed class UdpCompatibilityTests
     }
 
     [Test]
+    public async Task TheServersSendWithoutAnEndpointSendsToItsOwnBoundEndpointAsNetCoreServersDoes()
+    {
+        // No echo: an echo of a datagram from itself would go round for ever.
+        using var server = new CompatUdpServer(IPAddress.Loopback, 0) { Echo = false };
+        server.OptionContinuousReceive = true;
+        Assert.That(server.Start(), Is.True);
+
+        Assert.That(server.Send(Encoding.UTF8.GetBytes("self:a")), Is.EqualTo(6), "Send(byte[])");
+        Assert.That(server.Send(TcpCompatibilityTests.Padded("self:b"), 2, 6), Is.EqualTo(6), "Send(byte[], long, long)");
+        Assert.That(server.Send("self:c"u8), Is.EqualTo(6), "Send(ReadOnlySpan<byte>)");
+        Assert.That(server.Send("self:d"), Is.EqualTo(6), "Send(string)");
+        Assert.That(server.Send("self:e".AsSpan()), Is.EqualTo(6), "Send(ReadOnlySpan<char>)");
+        await Wait.For(server.Probe.Logged("datagram", 5), "the server's five datagrams to itself, through OnReceived");
+        Assert.That(server.Probe.Datagrams, Is.EqualTo(new[] { "self:a", "self:b", "self:c", "self:d", "self:e" }));
+        Assert.That(server.DatagramsSent, Is.EqualTo(5));
+        Assert.That(server.DatagramsReceived, Is.EqualTo(5));
+        await Wait.For(server.Probe.Logged("OnSent", 5), "OnSent for each Send");
+        Assert.That(server.Probe.Errors, Is.Empty);
+    }
+
+    [Test]
+    public async Task AServerStartedWithAMulticastEndpointStillSendsToItsOwnEndpointWithSend()
+    {
+        // As in NetCoreServer, Start(multicast endpoint) sets MulticastEndpoint only; Endpoint stays the bound one. The
+        // "multicast" endpoint is a unicast loopback client, so nothing here is multicast.
+        using var other = ConnectedClient(port: 9, autoReceive: true);
+        using var server = new CompatUdpServer(IPAddress.Loopback, 0) { Echo = false };
+        server.OptionContinuousReceive = true;
+        Assert.That(server.Start(IPAddress.Loopback, other.LocalPort), Is.True);
+        Assert.That(server.Endpoint, Is.Not.EqualTo(server.MulticastEndpoint));
+
+        Assert.That(server.Send("to self"), Is.EqualTo(7));
+        Assert.That(server.Multicast("to the group"), Is.EqualTo(12));
+        await Wait.For(server.Probe.Logged("datagram", 1), "Send's datagram back at the server");
+        await Wait.For(other.Probe.Logged("datagram", 1), "Multicast's datagram at the multicast endpoint");
+        Assert.That(server.Probe.Datagrams, Is.EqualTo(new[] { "to self" }));
+        Assert.That(other.Probe.Datagrams, Is.EqualTo(new[] { "to the group" }));
+    }
+
+    [Test]
     public async Task TheMulticastMethodsSendToTheEndpointGivenToStart()
     {
         // The "multicast" endpoint is a unicast loopback client: this checks the API, not group delivery.

@@ -38,6 +38,9 @@ internal sealed class TestUdpClient : UdpClient
 
     public ConcurrentQueue<SocketError> Errors { get; } = new();
 
+    /// <summary>The engine of the current run, for tests that use its probe.</summary>
+    public DatagramEngine? CurrentEngine => Engine;
+
     /// <summary>Completes when a datagram with exactly this UTF-8 text has been received.</summary>
     public Task WhenReceived(string text)
     {

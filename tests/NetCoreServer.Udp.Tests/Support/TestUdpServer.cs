@@ -47,6 +47,9 @@ internal sealed class TestUdpServer : UdpServer
 
     public int BoundPort => ((IPEndPoint)Endpoint).Port;
 
+    /// <summary>The engine of the current run, for tests that use its probe.</summary>
+    public DatagramEngine? CurrentEngine => Engine;
+
     public string[] Hooks()
     {
         lock (_hooks)
