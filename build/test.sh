@@ -32,6 +32,8 @@ passed=0; failed=0; skipped=0
 
 # NUnit suites. The TRX files give exact counters whatever the console logger prints.
 for project in tests/*/*.csproj; do
+    # Test projects only: a library they share (tests/NetCoreServer.TestSupport) has no tests and writes no TRX.
+    grep -q '<IsTestProject>true</IsTestProject>' "$project" || continue
     name=$(basename "$project" .csproj)
     echo "== $name"
     timeout 1800 dotnet test "$project" -c Release --no-build -nologo \

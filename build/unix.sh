@@ -1,14 +1,11 @@
 #!/usr/bin/env bash
-# Full build on Linux and macOS: Release build of the solution, the test suite, then the NuGet package in artifacts/.
+# Full build on Linux and macOS: Release build of the solution, every test project (build/test.sh), then the NuGet package in artifacts/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 dotnet build NetCoreServer.sln -c Release -nologo
 
-if [ -f build/test.sh ]; then
-    bash build/test.sh
-else
-    dotnet test tests/NetCoreServer.Tests -c Release --no-build -nologo
-fi
+# Every test project (tests/*/*.csproj marked IsTestProject) and the example process tests.
+bash build/test.sh
 
 dotnet pack source/NetCoreServer -c Release -nologo -o artifacts

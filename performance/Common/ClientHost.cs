@@ -25,7 +25,7 @@ public static class ClientHost
     /// <param name="args">The command line.</param>
     /// <param name="catalog">The protocols this program implements.</param>
     /// <param name="defaultPath">The server's socket file for uds when <c>--path</c> is not given (see <see cref="Protocols.DefaultSocketPath"/>).</param>
-    public static async Task<int> RunAsync<TOptions>(string[] args, ProtocolCatalog<IBenchmarkClientFactory<TOptions>> catalog, string defaultPath)
+    public static async Task<int> RunAsync<TOptions>(string[] args, ProtocolCatalog<ClientFactory<TOptions>> catalog, string defaultPath)
         where TOptions : ClientOptions, new()
     {
         if (!OptionsParser.TryParse<TOptions>(args, out var options, out var exitCode))
@@ -42,10 +42,11 @@ public static class ClientHost
         var clients = new List<IBenchmarkClient>(options.Clients);
         try
         {
+            var create = factory(options);
             for (var i = 0; i < meters.Length; i++)
             {
                 meters[i] = new ConnectionMeter();
-                clients.Add(factory.Create(options, meters[i]));
+                clients.Add(create(meters[i]));
             }
         }
         catch (UnsafeNetworkException exception)

@@ -6,8 +6,8 @@ namespace NetCoreServer.Performance.Common;
 
 /// <summary>
 /// The protocols one benchmark program implements, each as a factory of the program's own kind
-/// (<see cref="IBenchmarkServerFactory{TOptions}"/> or <see cref="IBenchmarkClientFactory{TOptions}"/>).
-/// Adding ssl, uds, udp, ws, wss, http or https to a program is one <see cref="Add"/> call.
+/// (<see cref="ServerFactory{TOptions}"/> or <see cref="ClientFactory{TOptions}"/>): a table with one row per protocol.
+/// Adding ws, wss, http or https to a program is one <see cref="Add"/> call.
 /// </summary>
 public sealed class ProtocolCatalog<TFactory>
     where TFactory : class

@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Generic;
 using System.IO;
+using System.Linq;
 using System.Net;
 using System.Net.Sockets;
 
@@ -12,18 +13,22 @@ namespace NetCoreServer.Performance.Common;
 /// </summary>
 public static class Protocols
 {
-    private static readonly Dictionary<string, int> s_defaultPorts = new(StringComparer.OrdinalIgnoreCase)
-    {
-        ["tcp"] = 1111,
-        ["ssl"] = 2222,
-        ["udp"] = 3333,
+    // One row per protocol, in the order they are listed to the user: its usual port, whether its messages are
+    // datagrams that may be dropped (udp), whether it reaches its server through a socket file (uds).
+    private static readonly ProtocolInfo[] s_table =
+    [
+        new("tcp", 1111),
+        new("ssl", 2222),
         // A Unix socket has a path, not a port.
-        ["uds"] = 0,
-        ["http"] = 8080,
-        ["https"] = 8443,
-        ["ws"] = 8080,
-        ["wss"] = 8443,
-    };
+        new("uds", 0, UsesSocketFile: true),
+        new("udp", 3333, IsDatagram: true),
+        new("ws", 8080),
+        new("wss", 8443),
+        new("http", 8080),
+        new("https", 8443),
+    ];
+
+    private static readonly Dictionary<string, ProtocolInfo> s_byName = s_table.ToDictionary(row => row.Name, StringComparer.OrdinalIgnoreCase);
 
     /// <summary>The udp multicast group the multicast benchmarks use when <c>--group</c> is not given: 239.255.0.1 (organisation-local scope).</summary>
     public const string DefaultMulticastGroup = "239.255.0.1";
@@ -35,16 +40,16 @@ public static class Protocols
     public const int MaxDatagramSize = 65_507;
 
     /// <summary>Every protocol name a benchmark may eventually implement, in the order they are listed to the user.</summary>
-    public static IReadOnlyList<string> Known { get; } = ["tcp", "ssl", "uds", "udp", "ws", "wss", "http", "https"];
+    public static IReadOnlyList<string> Known { get; } = s_table.Select(row => row.Name).ToArray();
 
     /// <summary>True when <paramref name="protocol"/> is one of <see cref="Known"/> (case-insensitive).</summary>
-    public static bool IsKnown(string protocol) => s_defaultPorts.ContainsKey(protocol);
+    public static bool IsKnown(string protocol) => s_byName.ContainsKey(protocol);
 
     /// <summary>The usual port of <paramref name="protocol"/>; 1111 (tcp's) for a name that is not known.</summary>
-    public static int DefaultPort(string protocol) => s_defaultPorts.TryGetValue(protocol, out var port) ? port : 1111;
+    public static int DefaultPort(string protocol) => s_byName.TryGetValue(protocol, out var row) ? row.DefaultPort : 1111;
 
     /// <summary>True for udp, whose datagrams may be dropped.</summary>
-    public static bool IsDatagram(string protocol) => protocol.Equals("udp", StringComparison.OrdinalIgnoreCase);
+    public static bool IsDatagram(string protocol) => s_byName.TryGetValue(protocol, out var row) && row.IsDatagram;
 
     /// <summary>The usual port of a multicast benchmark: <see cref="DefaultMulticastPort"/> for udp, otherwise <see cref="DefaultPort"/>.</summary>
     public static int DefaultMulticastPortFor(string protocol) => IsDatagram(protocol) ? DefaultMulticastPort : DefaultPort(protocol);
@@ -61,7 +66,7 @@ public static class Protocols
     }
 
     /// <summary>True when <paramref name="protocol"/> reaches its server through a socket file (uds), not an address and a port.</summary>
-    public static bool UsesSocketFile(string protocol) => protocol.Equals("uds", StringComparison.OrdinalIgnoreCase);
+    public static bool UsesSocketFile(string protocol) => s_byName.TryGetValue(protocol, out var row) && row.UsesSocketFile;
 
     /// <summary>
     /// The usual socket file of a benchmark's uds server: <c>netcoreserver-<paramref name="benchmark"/>.sock</c> in the
@@ -69,4 +74,6 @@ public static class Protocols
     /// can run side by side.
     /// </summary>
     public static string DefaultSocketPath(string benchmark) => Path.Combine(Path.GetTempPath(), $"netcoreserver-{benchmark}.sock");
+
+    private sealed record ProtocolInfo(string Name, int DefaultPort, bool IsDatagram = false, bool UsesSocketFile = false);
 }

@@ -17,7 +17,7 @@ public static class ServerHost
     /// <param name="title">What the server is, e.g. "Echo server"; starts the "listening" line.</param>
     /// <param name="catalog">The protocols this program implements.</param>
     /// <param name="defaultPath">The socket file of uds when <c>--path</c> is not given (see <see cref="Protocols.DefaultSocketPath"/>).</param>
-    public static async Task<int> RunAsync<TOptions>(string[] args, string title, ProtocolCatalog<IBenchmarkServerFactory<TOptions>> catalog, string defaultPath)
+    public static async Task<int> RunAsync<TOptions>(string[] args, string title, ProtocolCatalog<ServerFactory<TOptions>> catalog, string defaultPath)
         where TOptions : ServerOptions, new()
     {
         if (!OptionsParser.TryParse<TOptions>(args, out var options, out var exitCode))
@@ -31,7 +31,7 @@ public static class ServerHost
         IBenchmarkServer server;
         try
         {
-            server = factory.Create(options);
+            server = factory(options);
         }
         catch (UnsafeNetworkException exception)
         {

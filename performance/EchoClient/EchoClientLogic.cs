@@ -1,3 +1,4 @@
+using System;
 using NetCoreServer.Performance.Common;
 
 namespace NetCoreServer.Performance.EchoClient;
@@ -9,6 +10,18 @@ namespace NetCoreServer.Performance.EchoClient;
 /// </summary>
 internal sealed class EchoClientLogic(ConnectionMeter meter, byte[] burst)
 {
+    /// <summary>
+    /// How to create each client of a run: <paramref name="client"/> around a new logic that reports to the client's
+    /// meter. All of them share one initial burst buffer (sending copies it).
+    /// </summary>
+    public static Func<ConnectionMeter, IBenchmarkClient> For(EchoClientOptions options, Func<EchoClientLogic, IBenchmarkClient> client)
+    {
+        var burst = new byte[options.Messages * options.Size];
+        for (var i = 0; i < burst.Length; i++)
+            burst[i] = (byte)('a' + i % options.Size % 26);
+        return meter => client(new EchoClientLogic(meter, burst));
+    }
+
     /// <summary>Call from the client's constructor.</summary>
     public static void Configure(StreamClient client)
     {

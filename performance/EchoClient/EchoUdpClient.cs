@@ -28,6 +28,15 @@ internal sealed class EchoUdpClient : UdpClient, IBenchmarkClient
     private long _received;
     private long _receivedAtLastCheck;
 
+    /// <summary>The message every datagram carries: <paramref name="size"/> bytes of 'a' to 'z'.</summary>
+    public static byte[] CreateMessage(int size)
+    {
+        var message = new byte[size];
+        for (var i = 0; i < size; i++)
+            message[i] = (byte)('a' + i % 26);
+        return message;
+    }
+
     public EchoUdpClient(string address, int port, int window, byte[] message, ConnectionMeter meter)
         : base(address, port)
     {

@@ -10,11 +10,21 @@ namespace NetCoreServer.Performance.EchoClient;
 /// </summary>
 internal static class Program
 {
-    private static readonly ProtocolCatalog<IBenchmarkClientFactory<EchoClientOptions>> s_protocols = new ProtocolCatalog<IBenchmarkClientFactory<EchoClientOptions>>()
-        .Add("tcp", new TcpEchoClientFactory())
-        .Add("ssl", new SslEchoClientFactory())
-        .Add("uds", new UdsEchoClientFactory())
-        .Add("udp", new UdpEchoClientFactory());
+    private static readonly ProtocolCatalog<ClientFactory<EchoClientOptions>> s_protocols = new ProtocolCatalog<ClientFactory<EchoClientOptions>>()
+        .Add("tcp", options => EchoClientLogic.For(options, echo => new EchoTcpClient(options.Address, options.ResolvedPort, echo)))
+        .Add("ssl", options =>
+        {
+            // One context for all clients, trusting the authority of --ca (see DevelopmentTls).
+            var context = new SslContext(DevelopmentTls.ClientProtocols, DevelopmentTls.TrustAuthority(options.Authority));
+            return EchoClientLogic.For(options, echo => new EchoSslClient(context, options.Address, options.ResolvedPort, echo));
+        })
+        .Add("uds", options => EchoClientLogic.For(options, echo => new EchoUdsClient(options.ResolvedPath, echo)))
+        .Add("udp", options =>
+        {
+            // -m datagrams of -s bytes in flight per client, all sharing one message buffer (sending copies it).
+            var message = EchoUdpClient.CreateMessage(options.Size);
+            return meter => new EchoUdpClient(options.Address, options.ResolvedPort, options.Messages, message, meter);
+        });
 
     private static Task<int> Main(string[] args) => ClientHost.RunAsync(args, s_protocols, Protocols.DefaultSocketPath("echo"));
 }

@@ -6,11 +6,14 @@ namespace NetCoreServer.Performance.EchoServer;
 /// <summary>Echo benchmark server: sends every received chunk back to its sender, over tcp, ssl or uds (<c>--protocol</c>), or every datagram to its sender over udp.</summary>
 internal static class Program
 {
-    private static readonly ProtocolCatalog<IBenchmarkServerFactory<ServerOptions>> s_protocols = new ProtocolCatalog<IBenchmarkServerFactory<ServerOptions>>()
-        .Add("tcp", new TcpEchoServerFactory())
-        .Add("ssl", new SslEchoServerFactory())
-        .Add("uds", new UdsEchoServerFactory())
-        .Add("udp", new UdpEchoServerFactory());
+    private static readonly ProtocolCatalog<ServerFactory<ServerOptions>> s_protocols = new ProtocolCatalog<ServerFactory<ServerOptions>>()
+        .Add("tcp", options => new EchoTcpServer(options.Address, options.ResolvedPort))
+        // TLS 1.2 or 1.3 with the certificate of --cert (see DevelopmentTls).
+        .Add("ssl", options => new EchoSslServer(
+            new SslContext(DevelopmentTls.ServerProtocols, DevelopmentTls.LoadServerCertificate(options.Certificate, options.Password)),
+            options.Address, options.ResolvedPort))
+        .Add("uds", options => new EchoUdsServer(options.ResolvedPath))
+        .Add("udp", options => new EchoUdpServer(options.Address, options.ResolvedPort));
 
     private static Task<int> Main(string[] args) => ServerHost.RunAsync(args, "Echo server", s_protocols, Protocols.DefaultSocketPath("echo"));
 }

@@ -1,3 +1,4 @@
+using System.Net;
 using System.Threading.Tasks;
 using NetCoreServer.Performance.Common;
 
@@ -9,11 +10,22 @@ namespace NetCoreServer.Performance.MulticastClient;
 /// </summary>
 internal static class Program
 {
-    private static readonly ProtocolCatalog<IBenchmarkClientFactory<MulticastClientOptions>> s_protocols = new ProtocolCatalog<IBenchmarkClientFactory<MulticastClientOptions>>()
-        .Add("tcp", new TcpMulticastClientFactory())
-        .Add("ssl", new SslMulticastClientFactory())
-        .Add("uds", new UdsMulticastClientFactory())
-        .Add("udp", new UdpMulticastClientFactory());
+    private static readonly ProtocolCatalog<ClientFactory<MulticastClientOptions>> s_protocols = new ProtocolCatalog<ClientFactory<MulticastClientOptions>>()
+        .Add("tcp", options => meter => new MulticastTcpClient(options.Address, options.ResolvedPort, meter))
+        .Add("ssl", options =>
+        {
+            // One context for all clients, trusting the authority of --ca (see DevelopmentTls).
+            var context = new SslContext(DevelopmentTls.ClientProtocols, DevelopmentTls.TrustAuthority(options.Authority));
+            return meter => new MulticastSslClient(context, options.Address, options.ResolvedPort, meter);
+        })
+        .Add("uds", options => meter => new MulticastUdsClient(options.ResolvedPath, meter))
+        .Add("udp", options =>
+        {
+            // Joins --group:-p; only where lo is the only interface (see UnsafeNetworkException.ThrowIfNotPrivate).
+            UnsafeNetworkException.ThrowIfNotPrivate("udp multicast");
+            var group = IPAddress.Parse(options.Group);
+            return meter => new MulticastUdpClient(group, options.ResolvedPort, meter);
+        });
 
     private static Task<int> Main(string[] args) => ClientHost.RunAsync(args, s_protocols, Protocols.DefaultSocketPath("multicast"));
 }

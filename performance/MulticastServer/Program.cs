@@ -1,3 +1,4 @@
+using System.Net;
 using System.Threading.Tasks;
 using NetCoreServer.Performance.Common;
 
@@ -10,11 +11,20 @@ namespace NetCoreServer.Performance.MulticastServer;
 /// </summary>
 internal static class Program
 {
-    private static readonly ProtocolCatalog<IBenchmarkServerFactory<MulticastServerOptions>> s_protocols = new ProtocolCatalog<IBenchmarkServerFactory<MulticastServerOptions>>()
-        .Add("tcp", new TcpMulticastServerFactory())
-        .Add("ssl", new SslMulticastServerFactory())
-        .Add("uds", new UdsMulticastServerFactory())
-        .Add("udp", new UdpMulticastServerFactory());
+    private static readonly ProtocolCatalog<ServerFactory<MulticastServerOptions>> s_protocols = new ProtocolCatalog<ServerFactory<MulticastServerOptions>>()
+        .Add("tcp", options => new MulticastTcpServer(options.Address, options.ResolvedPort, options.Messages, options.Size))
+        // TLS 1.2 or 1.3 with the certificate of --cert (see DevelopmentTls).
+        .Add("ssl", options => new MulticastSslServer(
+            new SslContext(DevelopmentTls.ServerProtocols, DevelopmentTls.LoadServerCertificate(options.Certificate, options.Password)),
+            options.Address, options.ResolvedPort, options.Messages, options.Size))
+        .Add("uds", options => new MulticastUdsServer(options.ResolvedPath, options.Messages, options.Size))
+        .Add("udp", options =>
+        {
+            // Sends to --group:-p; only where lo is the only interface (see UnsafeNetworkException.ThrowIfNotPrivate).
+            UnsafeNetworkException.ThrowIfNotPrivate("udp multicast");
+            var group = new IPEndPoint(IPAddress.Parse(options.Group), options.ResolvedPort);
+            return new MulticastUdpServer(options.Address, group, options.Messages, options.Size);
+        });
 
     private static Task<int> Main(string[] args) => ServerHost.RunAsync(args, "Multicast server", s_protocols, Protocols.DefaultSocketPath("multicast"));
 }

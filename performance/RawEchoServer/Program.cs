@@ -1,3 +1,4 @@
+using System.Net;
 using System.Threading.Tasks;
 using NetCoreServer.Performance.Common;
 
@@ -9,9 +10,9 @@ namespace NetCoreServer.Performance.RawEchoServer;
 /// </summary>
 internal static class Program
 {
-    private static readonly ProtocolCatalog<IBenchmarkServerFactory<ServerOptions>> s_protocols = new ProtocolCatalog<IBenchmarkServerFactory<ServerOptions>>()
-        .Add("tcp", new RawTcpEchoServerFactory())
-        .Add("udp", new RawUdpEchoServerFactory());
+    private static readonly ProtocolCatalog<ServerFactory<ServerOptions>> s_protocols = new ProtocolCatalog<ServerFactory<ServerOptions>>()
+        .Add("tcp", options => new RawTcpEchoServer(new IPEndPoint(IPAddress.Parse(options.Address), options.ResolvedPort)))
+        .Add("udp", options => new RawUdpEchoServer(new IPEndPoint(IPAddress.Parse(options.Address), options.ResolvedPort)));
 
     private static Task<int> Main(string[] args) => ServerHost.RunAsync(args, "Raw echo server", s_protocols, Protocols.DefaultSocketPath("echo"));
 }

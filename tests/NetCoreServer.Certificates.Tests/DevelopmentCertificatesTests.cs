@@ -203,7 +203,7 @@ public sealed class DevelopmentCertificatesTests
     [Test]
     public async Task OpenSslVerifiesInProcessCertificatesForTheirPurposes()
     {
-        string openssl = Tool.Require("openssl");
+        string openssl = ExternalTool.Require("openssl");
         using TemporaryDirectory directory = new();
         using X509Certificate2 server = DevelopmentCertificates.CreateServer(_authority);
         using X509Certificate2 client = DevelopmentCertificates.CreateClient(_authority);
@@ -211,11 +211,11 @@ public sealed class DevelopmentCertificatesTests
         File.WriteAllText(directory.File("server.crt"), server.ExportCertificatePem());
         File.WriteAllText(directory.File("client.crt"), client.ExportCertificatePem());
 
-        Tool.Result asServer = await Tool.Run(openssl,
+        ToolResult asServer = await ExternalTool.Run(openssl,
             new[] { "verify", "-purpose", "sslserver", "-verify_hostname", "localhost", "-CAfile", directory.File("ca.crt"), directory.File("server.crt") },
             TimeSpan.FromSeconds(30));
         Assert.That(asServer.ExitCode, Is.Zero, asServer.ToString());
-        Tool.Result asClient = await Tool.Run(openssl,
+        ToolResult asClient = await ExternalTool.Run(openssl,
             new[] { "verify", "-purpose", "sslclient", "-CAfile", directory.File("ca.crt"), directory.File("client.crt") },
             TimeSpan.FromSeconds(30));
         Assert.That(asClient.ExitCode, Is.Zero, asClient.ToString());

@@ -35,13 +35,13 @@ public sealed class GenerateScriptTests
 
     private string _openssl = "";
     private TemporaryDirectory _generated = null!;
-    private Tool.Result _firstRun = null!;
+    private ToolResult _firstRun = null!;
 
     [OneTimeSetUp]
     public async Task Generate()
     {
-        _openssl = Tool.Require("openssl");
-        Tool.Require("bash");
+        _openssl = ExternalTool.Require("openssl");
+        ExternalTool.Require("bash");
         _generated = new TemporaryDirectory();
         _firstRun = await RunScript(_generated.Path, s_fastOptions);
         Assert.That(_firstRun.ExitCode, Is.Zero, $"generate.sh failed: {_firstRun}");
@@ -82,15 +82,15 @@ public sealed class GenerateScriptTests
     [Test]
     public async Task OpenSslVerifiesTheChainAndThePurposes()
     {
-        Tool.Result both = await OpenSsl("verify", "-CAfile", "ca.crt", "server.crt", "client.crt");
+        ToolResult both = await OpenSsl("verify", "-CAfile", "ca.crt", "server.crt", "client.crt");
         Assert.That(both.ExitCode, Is.Zero, both.ToString());
         Assert.That(both.Output, Does.Contain("server.crt: OK").And.Contain("client.crt: OK"));
 
-        Tool.Result server = await OpenSsl("verify", "-purpose", "sslserver", "-CAfile", "ca.crt", "server.crt");
+        ToolResult server = await OpenSsl("verify", "-purpose", "sslserver", "-CAfile", "ca.crt", "server.crt");
         Assert.That(server.ExitCode, Is.Zero, server.ToString());
-        Tool.Result client = await OpenSsl("verify", "-purpose", "sslclient", "-CAfile", "ca.crt", "client.crt");
+        ToolResult client = await OpenSsl("verify", "-purpose", "sslclient", "-CAfile", "ca.crt", "client.crt");
         Assert.That(client.ExitCode, Is.Zero, client.ToString());
-        Tool.Result crossed = await OpenSsl("verify", "-purpose", "sslserver", "-CAfile", "ca.crt", "client.crt");
+        ToolResult crossed = await OpenSsl("verify", "-purpose", "sslserver", "-CAfile", "ca.crt", "client.crt");
         Assert.That(crossed.ExitCode, Is.Not.Zero, "a client certificate must not verify for server use");
     }
 
@@ -99,12 +99,12 @@ public sealed class GenerateScriptTests
     {
         foreach (string name in new[] { "ca", "server", "client" })
         {
-            Tool.Result text = await OpenSsl("x509", "-in", $"{name}.crt", "-noout", "-text");
+            ToolResult text = await OpenSsl("x509", "-in", $"{name}.crt", "-noout", "-text");
             Assert.That(text.Output, Does.Contain("Public-Key: (2048 bit)"), name);
             Assert.That(text.Output, Does.Contain("Signature Algorithm: sha256WithRSAEncryption"), name);
         }
 
-        Tool.Result dh = await OpenSsl("dhparam", "-in", "dh.pem", "-noout", "-text");
+        ToolResult dh = await OpenSsl("dhparam", "-in", "dh.pem", "-noout", "-text");
         Assert.That(dh.Output, Does.Contain("1024 bit"), dh.ToString());
     }
 
@@ -153,7 +153,7 @@ public sealed class GenerateScriptTests
     public async Task SecondRunWithoutForceLeavesEveryFileUnchanged()
     {
         Dictionary<string, (byte[] Contents, DateTime Written)> before = Snapshot(_generated.Path);
-        Tool.Result again = await RunScript(_generated.Path, s_fastOptions);
+        ToolResult again = await RunScript(_generated.Path, s_fastOptions);
         Assert.That(again.ExitCode, Is.Zero, again.ToString());
         Assert.That(again.Output, Does.Contain("kept"));
         Dictionary<string, (byte[] Contents, DateTime Written)> after = Snapshot(_generated.Path);
@@ -174,13 +174,13 @@ public sealed class GenerateScriptTests
         byte[] client = File.ReadAllBytes(copy.File("client.crt"));
         File.Delete(copy.File("client.pfx"));
 
-        Tool.Result result = await RunScript(copy.Path, s_fastOptions);
+        ToolResult result = await RunScript(copy.Path, s_fastOptions);
         Assert.That(result.ExitCode, Is.Zero, result.ToString());
         Assert.That(File.ReadAllBytes(copy.File("ca.crt")), Is.EqualTo(authority));
         Assert.That(File.ReadAllBytes(copy.File("server.crt")), Is.EqualTo(server));
         Assert.That(File.ReadAllBytes(copy.File("client.crt")), Is.Not.EqualTo(client));
         Assert.That(copy.File("client.pfx"), Does.Exist);
-        Tool.Result verify = await OpenSslIn(copy.Path, "verify", "-CAfile", "ca.crt", "server.crt", "client.crt");
+        ToolResult verify = await OpenSslIn(copy.Path, "verify", "-CAfile", "ca.crt", "server.crt", "client.crt");
         Assert.That(verify.ExitCode, Is.Zero, verify.ToString());
     }
 
@@ -189,7 +189,7 @@ public sealed class GenerateScriptTests
     {
         using TemporaryDirectory copy = CopyOfGenerated();
         Dictionary<string, (byte[] Contents, DateTime Written)> before = Snapshot(copy.Path);
-        Tool.Result result = await RunScript(copy.Path, s_fastOptions.Append("--force"));
+        ToolResult result = await RunScript(copy.Path, s_fastOptions.Append("--force"));
         Assert.That(result.ExitCode, Is.Zero, result.ToString());
         Dictionary<string, (byte[] Contents, DateTime Written)> after = Snapshot(copy.Path);
         foreach (string name in s_allFiles)
@@ -210,7 +210,7 @@ public sealed class GenerateScriptTests
             arguments.Add(value);
         }
 
-        Tool.Result result = await RunScript(target.Path, arguments);
+        ToolResult result = await RunScript(target.Path, arguments);
         Assert.That(result.ExitCode, Is.Not.Zero);
         Assert.That(result.Error, Does.Contain("generate.sh: error: " + message));
         Assert.That(Directory.GetFileSystemEntries(target.Path), Is.Empty, "nothing should be written after a bad option");
@@ -220,7 +220,7 @@ public sealed class GenerateScriptTests
     public async Task OpenSslFailureStopsTheScriptAndShowsWhatOpenSslSaid()
     {
         using TemporaryDirectory target = new();
-        Tool.Result result = await RunScript(target.Path, new[] { "--dh-bits", "7" });
+        ToolResult result = await RunScript(target.Path, new[] { "--dh-bits", "7" });
         Assert.That(result.ExitCode, Is.Not.Zero);
         Assert.That(result.Error, Does.Contain("Diffie-Hellman parameters failed"));
         Assert.That(target.File("dh.pem"), Does.Not.Exist);
@@ -239,13 +239,13 @@ public sealed class GenerateScriptTests
         int port = ((IPEndPoint)listener.LocalEndPoint!).Port;
 
         Task<X509Certificate?> serving = Serve(listener, serverCertificate, authority);
-        Tool.Result client = await OpenSsl(
+        ToolResult client = await OpenSsl(
             "s_client", "-connect", $"127.0.0.1:{port}", "-servername", "localhost",
             "-CAfile", "ca.crt", "-verify_return_error", "-verify_hostname", "localhost",
             "-cert", "client.crt", "-key", "client.key", "-brief");
         Assert.That(client.ExitCode, Is.Zero, client.ToString());
         Assert.That(client.Error, Does.Contain("Verification: OK"), client.ToString());
-        X509Certificate? seen = await Within.Await(serving, "the SslStream server to finish its handshake with openssl s_client");
+        X509Certificate? seen = await Wait.For(serving, "the SslStream server to finish its handshake with openssl s_client");
         Assert.That(seen?.Subject, Is.EqualTo("CN=NetCoreServer Test Client"));
     }
 
@@ -276,19 +276,19 @@ public sealed class GenerateScriptTests
         return remote;
     }
 
-    private async Task<Tool.Result> RunScript(string directory, IEnumerable<string> options)
+    private async Task<ToolResult> RunScript(string directory, IEnumerable<string> options)
     {
         string[] arguments = new[] { Repository.GenerateScript, "--out", directory }.Concat(options).ToArray();
-        return await Tool.Run(Tool.Require("bash"), arguments, TimeSpan.FromMinutes(2));
+        return await ExternalTool.Run(ExternalTool.Require("bash"), arguments, TimeSpan.FromMinutes(2));
     }
 
-    private Task<Tool.Result> OpenSsl(params string[] arguments) => OpenSslIn(_generated.Path, arguments);
+    private Task<ToolResult> OpenSsl(params string[] arguments) => OpenSslIn(_generated.Path, arguments);
 
-    private async Task<Tool.Result> OpenSslIn(string directory, params string[] arguments)
+    private async Task<ToolResult> OpenSslIn(string directory, params string[] arguments)
     {
         // openssl resolves relative file names against its working directory; absolute paths keep it independent.
         string[] absolute = arguments.Select(argument => File.Exists(Path.Combine(directory, argument)) ? Path.Combine(directory, argument) : argument).ToArray();
-        return await Tool.Run(_openssl, absolute, TimeSpan.FromSeconds(30));
+        return await ExternalTool.Run(_openssl, absolute, TimeSpan.FromSeconds(30));
     }
 
     private TemporaryDirectory CopyOfGenerated()

@@ -78,7 +78,7 @@ public sealed class LoadOrCreatePfxTests
         Task<X509Certificate2>[] callers = Enumerable.Range(0, 8)
             .Select(i => Task.Run(() => DevelopmentCertificates.LoadOrCreatePfx(directory.File(i % 2 == 0 ? "server.pfx" : "client.pfx"), useOpenSsl: false)))
             .ToArray();
-        X509Certificate2[] certificates = await Within.Await(Task.WhenAll(callers), "eight concurrent LoadOrCreatePfx calls to return");
+        X509Certificate2[] certificates = await Wait.For(Task.WhenAll(callers), "eight concurrent LoadOrCreatePfx calls to return");
         try
         {
             Assert.That(certificates.Where((_, i) => i % 2 == 0).Select(c => c.Thumbprint).Distinct().Count(), Is.EqualTo(1), "server.pfx was created more than once");
@@ -103,8 +103,8 @@ public sealed class LoadOrCreatePfxTests
     [Test]
     public void WithOpenSslTheScriptWritesItsFilesExceptDiffieHellman()
     {
-        Tool.Require("openssl");
-        Tool.Require("bash");
+        ExternalTool.Require("openssl");
+        ExternalTool.Require("bash");
         using TemporaryDirectory directory = new();
         StringWriter log = new();
         using X509Certificate2 client = DevelopmentCertificates.LoadOrCreatePfx(directory.File("client.pfx"), "secret", log: log);

@@ -86,7 +86,7 @@ public sealed class TlsHandshakeTests
         await pair.Client.WriteAsync(message);
         await pair.Client.FlushAsync();
         byte[] received = new byte[message.Length];
-        await Within.Await(pair.Server.ReadExactlyAsync(received).AsTask(), "the server to read the client's 4 bytes");
+        await Wait.For(pair.Server.ReadExactlyAsync(received).AsTask(), "the server to read the client's 4 bytes");
         Assert.That(received, Is.EqualTo(message));
     }
 

@@ -42,7 +42,7 @@ public sealed class MulticastNamespaceTests
             : new[] { "--net", "--map-root-user" };
         var (exit, output, errors) = await ExternalTool.Run(unshare,
             [.. arguments, "/bin/sh", "-c", Setup, ProbeProcess.DotnetHost, "exec", probe, "multicast", "--inside-private-namespace"],
-            "", TimeSpan.FromSeconds(120), ("NCS_IP", ip));
+            TimeSpan.FromSeconds(120), null, ("NCS_IP", ip));
         TestContext.Out.WriteLine(output);
         if (!output.Contains(Ready))
             Assert.Ignore($"cannot create a private network namespace here (unshare exit {exit}): {errors.Trim()}");

@@ -22,7 +22,7 @@ public sealed class SocatTests
 
         // socat sends stdin as one datagram, prints what comes back, and exits 2 s after stdin ends.
         var (exit, output, errors) = await ExternalTool.Run(socat, ["-t", "2", "-", $"UDP:127.0.0.1:{server.BoundPort}"],
-            "hello from socat\n", TimeSpan.FromSeconds(30));
+            TimeSpan.FromSeconds(30), "hello from socat\n"u8.ToArray());
 
         Assert.That(exit, Is.EqualTo(0), $"socat exit code; stderr: {errors}");
         Assert.That(output, Is.EqualTo("hello from socat\n"), "echo seen by socat");

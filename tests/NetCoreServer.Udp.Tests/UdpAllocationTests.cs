@@ -18,7 +18,7 @@ public sealed class UdpAllocationTests
     public async Task SteadyStateEchoAllocatesNothingPerDatagram()
     {
         var (exit, output, errors) = await ExternalTool.Run(ProbeProcess.DotnetHost, ["exec", ProbeProcess.Assembly, "allocations"],
-            "", TimeSpan.FromSeconds(120));
+            TimeSpan.FromSeconds(120));
         TestContext.Out.WriteLine(output);
         Assert.That(exit, Is.EqualTo(0), $"probe exit code; stderr: {errors}");
 

@@ -97,7 +97,7 @@ public abstract partial class StreamServer<TSession> : IDisposable, ISessionOwne
         try
         {
             ConfigureListener(listener);
-            listener.Bind(Endpoint);
+            BindListener(listener);
             Endpoint = listener.LocalEndPoint ?? Endpoint;
             OnStarting();
             listener.Listen(OptionAcceptorBacklog);
@@ -105,6 +105,7 @@ public abstract partial class StreamServer<TSession> : IDisposable, ISessionOwne
         catch
         {
             listener.Dispose();
+            ListenerClosed();
             throw;
         }
 
@@ -184,7 +185,11 @@ public abstract partial class StreamServer<TSession> : IDisposable, ISessionOwne
     {
     }
 
-    /// <summary>Transport-specific cleanup after the listening socket closed.</summary>
+    /// <summary>Binds the listening socket to <see cref="Endpoint"/> (Unix sockets also note which file they created).</summary>
+    /// <param name="listener">The configured listening socket.</param>
+    private protected virtual void BindListener(Socket listener) => listener.Bind(Endpoint);
+
+    /// <summary>Transport-specific cleanup after the listening socket closed (also after a failed Start).</summary>
     private protected virtual void ListenerClosed()
     {
     }

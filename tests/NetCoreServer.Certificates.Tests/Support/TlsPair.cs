@@ -26,8 +26,8 @@ internal sealed class TlsPair : IDisposable
         listener.Listen(1);
         Socket client = new(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
         Task connecting = client.ConnectAsync(listener.LocalEndPoint!);
-        Socket server = await Within.Await(listener.AcceptAsync(), "the loopback connection to be accepted");
-        await Within.Await(connecting, "the loopback connection to be established");
+        Socket server = await Wait.For(listener.AcceptAsync(), "the loopback connection to be accepted");
+        await Wait.For(connecting, "the loopback connection to be established");
         return new TlsPair(
             new SslStream(new NetworkStream(server, ownsSocket: true)),
             new SslStream(new NetworkStream(client, ownsSocket: true)));
@@ -41,7 +41,7 @@ internal sealed class TlsPair : IDisposable
     {
         Task serverSide = Server.AuthenticateAsServerAsync(server);
         Task clientSide = Client.AuthenticateAsClientAsync(client);
-        Task first = await Within.Await(Task.WhenAny(serverSide, clientSide), "either TLS handshake to finish");
+        Task first = await Wait.For(Task.WhenAny(serverSide, clientSide), "either TLS handshake to finish");
         if (first.IsFaulted)
         {
             Dispose();
@@ -49,7 +49,7 @@ internal sealed class TlsPair : IDisposable
 
         try
         {
-            await Within.Await(Task.WhenAll(serverSide, clientSide), "both TLS handshakes to finish");
+            await Wait.For(Task.WhenAll(serverSide, clientSide), "both TLS handshakes to finish");
         }
         catch (Exception) when (serverSide.IsCompleted && clientSide.IsCompleted)
         {

@@ -41,12 +41,12 @@ public sealed class OpenSslTests
         var payload = Encoding.ASCII.GetBytes(string.Concat(Enumerable.Range(0, 2000).Select(i => $"line {i}\n")));
         using var server = StartEchoServerThatClosesAfter(new SslTestTransport(), payload.Length);
 
-        var (exit, output) = await ExternalTool.Run(openssl,
-            $"s_client -connect 127.0.0.1:{server.BoundPort} -CAfile {ca} -verify_return_error -verify_hostname localhost -quiet",
-            payload, TimeSpan.FromSeconds(30));
+        var result = await ExternalTool.Run(openssl,
+            ["s_client", "-connect", $"127.0.0.1:{server.BoundPort}", "-CAfile", ca, "-verify_return_error", "-verify_hostname", "localhost", "-quiet"],
+            TimeSpan.FromSeconds(30), payload);
 
-        Assert.That(exit, Is.EqualTo(0), "s_client verified our certificate and exited cleanly");
-        Assert.That(Encoding.ASCII.GetString(output), Is.EqualTo(Encoding.ASCII.GetString(payload)));
+        Assert.That(result.ExitCode, Is.EqualTo(0), "s_client verified our certificate and exited cleanly");
+        Assert.That(Encoding.ASCII.GetString(result.OutputBytes), Is.EqualTo(Encoding.ASCII.GetString(payload)));
     }
 
     [Test]
@@ -64,19 +64,19 @@ public sealed class OpenSslTests
 
         using (var server = StartEchoServerThatClosesAfter(transport, payload.Length))
         {
-            var (exit, output) = await ExternalTool.Run(openssl,
-                $"s_client -connect 127.0.0.1:{server.BoundPort} -CAfile {ca} -cert {pem.Directory}/good.crt -key {pem.Key("good")} -quiet",
-                payload, TimeSpan.FromSeconds(30));
-            Assert.That(exit, Is.EqualTo(0));
-            Assert.That(output, Is.EqualTo(payload), "echo over mutual TLS");
+            var result = await ExternalTool.Run(openssl,
+                ["s_client", "-connect", $"127.0.0.1:{server.BoundPort}", "-CAfile", ca, "-cert", $"{pem.Directory}/good.crt", "-key", pem.Key("good"), "-quiet"],
+                TimeSpan.FromSeconds(30), payload);
+            Assert.That(result.ExitCode, Is.EqualTo(0));
+            Assert.That(result.OutputBytes, Is.EqualTo(payload), "echo over mutual TLS");
         }
 
         using (var server = StartEchoServerThatClosesAfter(transport, payload.Length))
         {
-            var (_, output) = await ExternalTool.Run(openssl,
-                $"s_client -connect 127.0.0.1:{server.BoundPort} -CAfile {ca} -cert {pem.Directory}/bad.crt -key {pem.Key("bad")} -quiet",
-                payload, TimeSpan.FromSeconds(30));
-            Assert.That(output, Is.Empty, "nothing echoed to a refused client");
+            var result = await ExternalTool.Run(openssl,
+                ["s_client", "-connect", $"127.0.0.1:{server.BoundPort}", "-CAfile", ca, "-cert", $"{pem.Directory}/bad.crt", "-key", pem.Key("bad"), "-quiet"],
+                TimeSpan.FromSeconds(30), payload);
+            Assert.That(result.OutputBytes, Is.Empty, "nothing echoed to a refused client");
             await Wait.For(server.Disconnected.Reaches(1), "refused session closed");
             Assert.That(server.LastSession!.DisconnectReason, Is.EqualTo(DisconnectReason.HandshakeFailed));
             Assert.That(server.Received.Value, Is.EqualTo(0));

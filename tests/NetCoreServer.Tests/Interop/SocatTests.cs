@@ -20,10 +20,10 @@ public sealed class SocatTests
         var payload = Enumerable.Range(0, 300_000).Select(i => (byte)(i * 31)).ToArray();
 
         // socat half-closes after stdin ends; the session must still deliver the whole echo, then close.
-        var (exit, output) = await ExternalTool.Run(socat, $"-t 5 - TCP:127.0.0.1:{server.BoundPort}", payload, TimeSpan.FromSeconds(30));
+        var result = await ExternalTool.Run(socat, ["-t", "5", "-", $"TCP:127.0.0.1:{server.BoundPort}"], TimeSpan.FromSeconds(30), payload);
 
-        Assert.That(exit, Is.EqualTo(0), "socat exit code");
-        Assert.That(output, Is.EqualTo(payload), "echo seen by socat");
+        Assert.That(result.ExitCode, Is.EqualTo(0), "socat exit code");
+        Assert.That(result.OutputBytes, Is.EqualTo(payload), "echo seen by socat");
         await Wait.For(server.Disconnected.Reaches(1), "session closed after socat's end of stream");
         Assert.That(server.LastSession!.DisconnectReason, Is.EqualTo(DisconnectReason.PeerClosed));
     }

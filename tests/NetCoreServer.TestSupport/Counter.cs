@@ -1,19 +1,20 @@
-using System;
 using System.Collections.Generic;
 using System.Threading;
 using System.Threading.Tasks;
 
-namespace NetCoreServer.Udp.Tests.Support;
+namespace NetCoreServer.Testing;
 
-/// <summary>A count that hooks bump and tests await reaching a target.</summary>
-internal sealed class Counter
+/// <summary>A count that hooks bump from any thread; tests await it reaching a target.</summary>
+public sealed class Counter
 {
     private readonly object _lock = new();
     private readonly List<(long Target, TaskCompletionSource Source)> _waiters = new();
     private long _value;
 
+    /// <summary>The count now.</summary>
     public long Value => Interlocked.Read(ref _value);
 
+    /// <summary>Adds <paramref name="delta"/> and releases the waiters whose target is reached.</summary>
     public void Add(long delta = 1)
     {
         List<TaskCompletionSource>? ready = null;
@@ -29,9 +30,11 @@ internal sealed class Counter
                 }
             }
         }
-        ready?.ForEach(s => s.TrySetResult());
+        // Completed outside the lock: continuations run asynchronously anyway, but never under our lock.
+        ready?.ForEach(source => source.TrySetResult());
     }
 
+    /// <summary>Completes when the count is at least <paramref name="target"/>.</summary>
     public Task Reaches(long target)
     {
         lock (_lock)
