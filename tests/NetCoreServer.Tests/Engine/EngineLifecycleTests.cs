@@ -15,13 +15,7 @@ namespace NetCoreServer.Tests.Engine;
 [TestFixture]
 public sealed class EngineLifecycleTests
 {
-    private static StreamSessionEngine Start(IStreamTransport transport, RecordingHost host, EngineOptions? options = null)
-    {
-        var engine = new StreamSessionEngine(transport, host, options ?? new EngineOptions());
-        Assert.That(engine.StartConnected(receive: false).IsCompletedSuccessfully, Is.True);
-        host.Log.Clear();
-        return engine;
-    }
+    private static StreamSessionEngine Start(IStreamTransport transport, RecordingHost host) => StreamSessionEngineTests.Start(transport, host);
 
     [Test]
     public async Task ABlockingSendThatSucceedsWhileTheConnectionIsClosedStillEndsWithOnDisconnected()

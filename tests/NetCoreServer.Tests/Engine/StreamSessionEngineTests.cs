@@ -11,8 +11,8 @@ namespace NetCoreServer.Tests.Engine;
 [TestFixture]
 public sealed class StreamSessionEngineTests
 {
-    /// <summary>An engine past its connect hooks, not receiving yet.</summary>
-    private static StreamSessionEngine Start(IStreamTransport transport, RecordingHost host, EngineOptions? options = null)
+    /// <summary>An engine past its connect hooks, not receiving yet, with the host's log cleared.</summary>
+    internal static StreamSessionEngine Start(IStreamTransport transport, RecordingHost host, EngineOptions? options = null)
     {
         var engine = new StreamSessionEngine(transport, host, options ?? new EngineOptions());
         Assert.That(engine.StartConnected(receive: false).IsCompletedSuccessfully, Is.True, "a plain transport is ready at once");
