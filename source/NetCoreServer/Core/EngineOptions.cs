@@ -7,7 +7,7 @@ namespace NetCoreServer.Core;
 /// Per-connection limits. The connection object owns one and its Option properties write through, so a
 /// limit changed in <c>OnConnecting</c> (or later) applies to the running engine.
 /// </summary>
-internal sealed class EngineOptions
+internal sealed class EngineOptions : ConnectionLimits
 {
     /// <summary>Receive chunks never grow past this unless the user asks for more.</summary>
     public const int DefaultReceiveBufferLimit = 1024 * 1024;
@@ -16,27 +16,17 @@ internal sealed class EngineOptions
     public const long DefaultSendBufferLimit = 16L * 1024 * 1024;
 
     private int _receiveBufferSize = 8192;
-    private int _receiveBufferLimit;
-    private long _sendBufferLimit = DefaultSendBufferLimit;
 
+    public EngineOptions()
+        : base(DefaultSendBufferLimit)
+    {
+    }
+
+    /// <summary>The first in-process receive buffer (a stream's receive buffer then grows up to <see cref="ConnectionLimits.ReceiveBufferLimit"/>, default <see cref="DefaultReceiveBufferLimit"/>).</summary>
     public int ReceiveBufferSize
     {
         get => Volatile.Read(ref _receiveBufferSize);
         set => Volatile.Write(ref _receiveBufferSize, value);
-    }
-
-    /// <summary>0 selects <see cref="DefaultReceiveBufferLimit"/>.</summary>
-    public int ReceiveBufferLimit
-    {
-        get => Volatile.Read(ref _receiveBufferLimit);
-        set => Volatile.Write(ref _receiveBufferLimit, value);
-    }
-
-    /// <summary>0 means unlimited.</summary>
-    public long SendBufferLimit
-    {
-        get => Volatile.Read(ref _sendBufferLimit);
-        set => Volatile.Write(ref _sendBufferLimit, value);
     }
 
     public int SendBufferSize { get; set; } = 8192;

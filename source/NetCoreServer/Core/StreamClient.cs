@@ -22,14 +22,10 @@ public abstract class StreamClient : StreamConnection
     private Task _ready = Task.CompletedTask;
 
     /// <summary>Creates a client for any endpoint.</summary>
-    /// <param name="endpoint">Server endpoint.</param>
-    /// <param name="address">Address as given by the user.</param>
-    /// <param name="port">Port as given by the user.</param>
-    private protected StreamClient(EndPoint endpoint, string address, int port)
+    /// <param name="target">The endpoint, and the address and port as given by the user.</param>
+    private protected StreamClient(EndpointSpec target)
     {
-        Endpoint = endpoint;
-        Address = address;
-        Port = port;
+        (Endpoint, Address, Port) = target;
     }
 
     /// <summary>The address as given to the constructor.</summary>

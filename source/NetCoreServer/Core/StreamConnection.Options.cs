@@ -15,7 +15,11 @@ public abstract partial class StreamConnection
         set => Limits.ReceiveBufferLimit = value;
     }
 
-    /// <summary>First size of the pooled receive buffer in bytes (default 8192). An idle connection holds no receive buffer at all.</summary>
+    /// <summary>
+    /// First size of the pooled, in-process receive buffer in bytes (default 8192); it grows up to
+    /// <see cref="OptionReceiveBufferLimit"/> during bursts. An idle connection holds no receive buffer at all. Unlike
+    /// UDP's <c>OptionReceiveBufferSize</c>, this is not the kernel's socket buffer (SO_RCVBUF), which keeps the system value.
+    /// </summary>
     public int OptionReceiveBufferSize
     {
         get => Limits.ReceiveBufferSize;

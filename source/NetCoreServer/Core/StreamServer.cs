@@ -34,15 +34,11 @@ public abstract partial class StreamServer<TSession> : IDisposable, ISessionOwne
     private long _bytesReceived;
 
     /// <summary>Creates a server for any endpoint.</summary>
-    /// <param name="endpoint">Endpoint to listen on.</param>
-    /// <param name="address">Address as given by the user.</param>
-    /// <param name="port">Port as given by the user.</param>
-    private protected StreamServer(EndPoint endpoint, string address, int port)
+    /// <param name="target">The endpoint, and the address and port as given by the user.</param>
+    private protected StreamServer(EndpointSpec target)
     {
         Id = Guid.NewGuid();
-        Endpoint = endpoint;
-        Address = address;
-        Port = port;
+        (Endpoint, Address, Port) = target;
     }
 
     /// <summary>Unique identifier of this server.</summary>

@@ -21,7 +21,7 @@ public class SslClient : TcpClient
     /// <param name="address">Server address.</param>
     /// <param name="port">Server port.</param>
     public SslClient(SslContext context, IPAddress address, int port)
-        : base(new IPEndPoint(address, port), address.ToString(), port)
+        : base(EndpointSpec.Of(address, port))
     {
         Context = context;
     }
@@ -31,7 +31,7 @@ public class SslClient : TcpClient
     /// <param name="address">Server address or host name.</param>
     /// <param name="port">Server port.</param>
     public SslClient(SslContext context, string address, int port)
-        : base(EndpointParser.Parse(address, port), address, port)
+        : base(EndpointSpec.Of(address, port))
     {
         Context = context;
     }
@@ -40,7 +40,7 @@ public class SslClient : TcpClient
     /// <param name="context">TLS settings.</param>
     /// <param name="endpoint">Server endpoint.</param>
     public SslClient(SslContext context, DnsEndPoint endpoint)
-        : base(endpoint, endpoint.Host, endpoint.Port)
+        : base(EndpointSpec.Of(endpoint))
     {
         Context = context;
     }
@@ -49,7 +49,7 @@ public class SslClient : TcpClient
     /// <param name="context">TLS settings.</param>
     /// <param name="endpoint">Server endpoint.</param>
     public SslClient(SslContext context, IPEndPoint endpoint)
-        : base(endpoint, endpoint.Address.ToString(), endpoint.Port)
+        : base(EndpointSpec.Of(endpoint))
     {
         Context = context;
     }

@@ -14,7 +14,7 @@ public class SslServer : StreamServer<SslSession>
     /// <param name="address">Address to listen on.</param>
     /// <param name="port">Port to listen on (0 picks a free one).</param>
     public SslServer(SslContext context, IPAddress address, int port)
-        : base(new IPEndPoint(address, port), address.ToString(), port)
+        : base(EndpointSpec.Of(address, port))
     {
         Context = context;
     }
@@ -24,7 +24,7 @@ public class SslServer : StreamServer<SslSession>
     /// <param name="address">IP address or host name to listen on.</param>
     /// <param name="port">Port to listen on.</param>
     public SslServer(SslContext context, string address, int port)
-        : base(EndpointParser.Parse(address, port), address, port)
+        : base(EndpointSpec.Of(address, port))
     {
         Context = context;
     }
@@ -33,7 +33,7 @@ public class SslServer : StreamServer<SslSession>
     /// <param name="context">TLS settings.</param>
     /// <param name="endpoint">Endpoint to listen on.</param>
     public SslServer(SslContext context, DnsEndPoint endpoint)
-        : base(endpoint, endpoint.Host, endpoint.Port)
+        : base(EndpointSpec.Of(endpoint))
     {
         Context = context;
     }
@@ -42,7 +42,7 @@ public class SslServer : StreamServer<SslSession>
     /// <param name="context">TLS settings.</param>
     /// <param name="endpoint">Endpoint to listen on.</param>
     public SslServer(SslContext context, IPEndPoint endpoint)
-        : base(endpoint, endpoint.Address.ToString(), endpoint.Port)
+        : base(EndpointSpec.Of(endpoint))
     {
         Context = context;
     }

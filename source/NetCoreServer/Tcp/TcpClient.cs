@@ -14,7 +14,7 @@ public class TcpClient : StreamClient
     /// <param name="address">Server address.</param>
     /// <param name="port">Server port.</param>
     public TcpClient(IPAddress address, int port)
-        : base(new IPEndPoint(address, port), address.ToString(), port)
+        : base(EndpointSpec.Of(address, port))
     {
     }
 
@@ -22,30 +22,28 @@ public class TcpClient : StreamClient
     /// <param name="address">Server address or host name.</param>
     /// <param name="port">Server port.</param>
     public TcpClient(string address, int port)
-        : base(EndpointParser.Parse(address, port), address, port)
+        : base(EndpointSpec.Of(address, port))
     {
     }
 
     /// <summary>Creates a client for a host name endpoint; every address the name resolves to is tried.</summary>
     /// <param name="endpoint">Server endpoint.</param>
     public TcpClient(DnsEndPoint endpoint)
-        : base(endpoint, endpoint.Host, endpoint.Port)
+        : base(EndpointSpec.Of(endpoint))
     {
     }
 
     /// <summary>Creates a client for an IP endpoint.</summary>
     /// <param name="endpoint">Server endpoint.</param>
     public TcpClient(IPEndPoint endpoint)
-        : base(endpoint, endpoint.Address.ToString(), endpoint.Port)
+        : base(EndpointSpec.Of(endpoint))
     {
     }
 
     /// <summary>Creates a client for any endpoint; used by clients layered on TCP (TLS).</summary>
-    /// <param name="endpoint">Server endpoint.</param>
-    /// <param name="address">Address as given by the user.</param>
-    /// <param name="port">Port as given by the user.</param>
-    private protected TcpClient(EndPoint endpoint, string address, int port)
-        : base(endpoint, address, port)
+    /// <param name="target">Server endpoint, address and port as given by the user.</param>
+    private protected TcpClient(EndpointSpec target)
+        : base(target)
     {
     }
 

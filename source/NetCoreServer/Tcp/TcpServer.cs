@@ -14,7 +14,7 @@ public class TcpServer : StreamServer<TcpSession>
     /// <param name="address">Address to listen on.</param>
     /// <param name="port">Port to listen on.</param>
     public TcpServer(IPAddress address, int port)
-        : base(new IPEndPoint(address, port), address.ToString(), port)
+        : base(EndpointSpec.Of(address, port))
     {
     }
 
@@ -22,21 +22,21 @@ public class TcpServer : StreamServer<TcpSession>
     /// <param name="address">IP address or host name to listen on.</param>
     /// <param name="port">Port to listen on.</param>
     public TcpServer(string address, int port)
-        : base(EndpointParser.Parse(address, port), address, port)
+        : base(EndpointSpec.Of(address, port))
     {
     }
 
     /// <summary>Creates a server for a host name endpoint (resolved when the server starts).</summary>
     /// <param name="endpoint">Endpoint to listen on.</param>
     public TcpServer(DnsEndPoint endpoint)
-        : base(endpoint, endpoint.Host, endpoint.Port)
+        : base(EndpointSpec.Of(endpoint))
     {
     }
 
     /// <summary>Creates a server for an IP endpoint.</summary>
     /// <param name="endpoint">Endpoint to listen on.</param>
     public TcpServer(IPEndPoint endpoint)
-        : base(endpoint, endpoint.Address.ToString(), endpoint.Port)
+        : base(EndpointSpec.Of(endpoint))
     {
     }
 

@@ -7,7 +7,7 @@ namespace NetCoreServer.Udp;
 /// The limits a running engine reads. The server or client owns one and its Option properties write through, so
 /// a change applies at once (a new send limit to the next SendAsync, continuous receive to the next datagram).
 /// </summary>
-internal sealed class DatagramOptions
+internal sealed class DatagramOptions : NetCoreServer.Core.ConnectionLimits
 {
     /// <summary>Enough for any UDP datagram (the IPv4 payload limit is 65,507 bytes, the IPv6 one 65,527).</summary>
     public const int MaxDatagramSize = 65536;
@@ -15,22 +15,12 @@ internal sealed class DatagramOptions
     /// <summary>Bounded by default: a sender faster than the network costs at most this much memory.</summary>
     public const long DefaultSendBufferLimit = 4L * 1024 * 1024;
 
-    private int _receiveBufferLimit;
-    private long _sendBufferLimit = DefaultSendBufferLimit;
     private volatile bool _continuousReceive;
 
-    /// <summary>0 selects <see cref="MaxDatagramSize"/>.</summary>
-    public int ReceiveBufferLimit
+    /// <summary>A receive limit of 0 selects <see cref="MaxDatagramSize"/>; the send limit starts at <see cref="DefaultSendBufferLimit"/>.</summary>
+    public DatagramOptions()
+        : base(DefaultSendBufferLimit)
     {
-        get => Volatile.Read(ref _receiveBufferLimit);
-        set => Volatile.Write(ref _receiveBufferLimit, value);
-    }
-
-    /// <summary>0 means unlimited.</summary>
-    public long SendBufferLimit
-    {
-        get => Volatile.Read(ref _sendBufferLimit);
-        set => Volatile.Write(ref _sendBufferLimit, value);
     }
 
     public bool ContinuousReceive

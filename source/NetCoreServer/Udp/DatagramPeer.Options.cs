@@ -18,7 +18,9 @@ public abstract partial class DatagramPeer
 
     /// <summary>
     /// Kernel receive buffer (SO_RCVBUF) in bytes; 0 (the default) keeps the system value. Datagrams that arrive while
-    /// it is full are dropped by the kernel, so raise it for bursts. Linux caps it at net.core.rmem_max.
+    /// it is full are dropped by the kernel, so raise it for bursts. Linux caps it at net.core.rmem_max. Unlike the
+    /// stream classes' <c>OptionReceiveBufferSize</c> (the first in-process buffer), this sizes the kernel's buffer,
+    /// as in NetCoreServer's UDP classes; the in-process buffer is one datagram of <see cref="OptionReceiveBufferLimit"/>.
     /// </summary>
     public int OptionReceiveBufferSize { get; set; }
 

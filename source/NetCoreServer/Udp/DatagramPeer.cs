@@ -4,6 +4,8 @@ using System.Net;
 using System.Net.Sockets;
 using NetCoreServer.Udp;
 
+using NetCoreServer.Core;
+
 namespace NetCoreServer;
 
 /// <summary>
@@ -18,15 +20,11 @@ public abstract partial class DatagramPeer : IDisposable, IDatagramHost
     private DatagramEngine? _engine;
 
     /// <summary>Creates a peer for any endpoint.</summary>
-    /// <param name="endpoint">The endpoint as given by the user (an IP endpoint or a host name).</param>
-    /// <param name="address">Address as given by the user.</param>
-    /// <param name="port">Port as given by the user.</param>
-    private protected DatagramPeer(EndPoint endpoint, string address, int port)
+    /// <param name="target">The endpoint, and the address and port as given by the user.</param>
+    private protected DatagramPeer(EndpointSpec target)
     {
         Id = Guid.NewGuid();
-        Endpoint = endpoint;
-        Address = address;
-        Port = port;
+        (Endpoint, Address, Port) = target;
     }
 
     /// <summary>Unique identifier of this server or client.</summary>

@@ -25,7 +25,7 @@ public partial class UdpClient : DatagramPeer
     /// <param name="address">Server address.</param>
     /// <param name="port">Server port.</param>
     public UdpClient(IPAddress address, int port)
-        : this(new IPEndPoint(address, port), address.ToString(), port)
+        : this(EndpointSpec.Of(address, port))
     {
     }
 
@@ -33,28 +33,28 @@ public partial class UdpClient : DatagramPeer
     /// <param name="address">Server address or host name.</param>
     /// <param name="port">Server port.</param>
     public UdpClient(string address, int port)
-        : this(EndpointParser.Parse(address, port), address, port)
+        : this(EndpointSpec.Of(address, port))
     {
     }
 
     /// <summary>Creates a client for a server host-name endpoint (resolved on every Connect).</summary>
     /// <param name="endpoint">Server endpoint.</param>
     public UdpClient(DnsEndPoint endpoint)
-        : this(endpoint, endpoint.Host, endpoint.Port)
+        : this(EndpointSpec.Of(endpoint))
     {
     }
 
     /// <summary>Creates a client for a server IP endpoint.</summary>
     /// <param name="endpoint">Server endpoint.</param>
     public UdpClient(IPEndPoint endpoint)
-        : this(endpoint, endpoint.Address.ToString(), endpoint.Port)
+        : this(EndpointSpec.Of(endpoint))
     {
     }
 
-    private UdpClient(EndPoint endpoint, string address, int port)
-        : base(endpoint, address, port)
+    private UdpClient(EndpointSpec target)
+        : base(target)
     {
-        _serverEndpoint = endpoint;
+        _serverEndpoint = target.Endpoint;
     }
 
     /// <summary>True while the socket is open: from just before OnConnected until Disconnect closes it.</summary>

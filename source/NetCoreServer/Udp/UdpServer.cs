@@ -25,7 +25,7 @@ public partial class UdpServer : DatagramPeer
     /// <param name="address">Address to bind.</param>
     /// <param name="port">Port to bind.</param>
     public UdpServer(IPAddress address, int port)
-        : base(new IPEndPoint(address, port), address.ToString(), port)
+        : base(EndpointSpec.Of(address, port))
     {
     }
 
@@ -33,21 +33,21 @@ public partial class UdpServer : DatagramPeer
     /// <param name="address">IP address or host name to bind.</param>
     /// <param name="port">Port to bind.</param>
     public UdpServer(string address, int port)
-        : base(EndpointParser.Parse(address, port), address, port)
+        : base(EndpointSpec.Of(address, port))
     {
     }
 
     /// <summary>Creates a server for a host-name endpoint (resolved when the server starts).</summary>
     /// <param name="endpoint">Endpoint to bind.</param>
     public UdpServer(DnsEndPoint endpoint)
-        : base(endpoint, endpoint.Host, endpoint.Port)
+        : base(EndpointSpec.Of(endpoint))
     {
     }
 
     /// <summary>Creates a server for an IP endpoint.</summary>
     /// <param name="endpoint">Endpoint to bind.</param>
     public UdpServer(IPEndPoint endpoint)
-        : base(endpoint, endpoint.Address.ToString(), endpoint.Port)
+        : base(EndpointSpec.Of(endpoint))
     {
     }
 
@@ -101,7 +101,7 @@ public partial class UdpServer : DatagramPeer
     /// <param name="multicastAddress">Multicast group address (an IP literal or a host name).</param>
     /// <param name="multicastPort">Port the group's members listen on.</param>
     /// <returns>False if already started.</returns>
-    public virtual bool Start(string multicastAddress, int multicastPort) => Start(EndpointParser.Parse(multicastAddress, multicastPort));
+    public virtual bool Start(string multicastAddress, int multicastPort) => Start(EndpointSpec.Of(multicastAddress, multicastPort).Endpoint);
 
     /// <summary>Starts with <paramref name="multicastEndpoint"/> as <see cref="MulticastEndpoint"/>; see <see cref="Start()"/>.</summary>
     /// <param name="multicastEndpoint">Multicast group and port.</param>

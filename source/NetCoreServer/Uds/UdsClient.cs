@@ -1,5 +1,7 @@
 using System.Net.Sockets;
 
+using NetCoreServer.Core;
+
 namespace NetCoreServer;
 
 /// <summary>Unix domain socket client; connecting lives in <see cref="StreamClient"/>, data in <see cref="StreamConnection"/>.</summary>
@@ -15,7 +17,7 @@ public class UdsClient : StreamClient
     /// <summary>Creates a client for a Unix domain socket endpoint.</summary>
     /// <param name="endpoint">The server's endpoint.</param>
     public UdsClient(UnixDomainSocketEndPoint endpoint)
-        : base(endpoint, endpoint.ToString(), 0)
+        : base(EndpointSpec.Of(endpoint))
     {
     }
 }

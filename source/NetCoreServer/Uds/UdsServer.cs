@@ -2,6 +2,8 @@ using System;
 using System.IO;
 using System.Net.Sockets;
 
+using NetCoreServer.Core;
+
 namespace NetCoreServer;
 
 /// <summary>
@@ -37,7 +39,7 @@ public class UdsServer : StreamServer<UdsSession>
     /// <summary>Creates a server for a Unix domain socket endpoint.</summary>
     /// <param name="endpoint">The socket endpoint.</param>
     public UdsServer(UnixDomainSocketEndPoint endpoint)
-        : base(endpoint, endpoint.ToString(), 0)
+        : base(EndpointSpec.Of(endpoint))
     {
         _endpoint = endpoint;
         Path = endpoint.ToString();
