@@ -26,4 +26,7 @@ public enum DisconnectReason
 
     /// <summary>The TLS handshake failed or timed out; the error went to <c>OnError</c>.</summary>
     HandshakeFailed = 7,
+
+    /// <summary>The peer broke the protocol spoken on the connection (a malformed or oversized message).</summary>
+    ProtocolError = 8,
 }

@@ -22,8 +22,12 @@ internal interface IStreamSessionHost
     /// <summary>TLS only: the handshake succeeded; data flows from now on.</summary>
     void EngineHandshaked();
 
-    /// <summary>Data arrived. The buffer is pooled and valid only during the call.</summary>
-    void EngineReceived(byte[] buffer, int offset, int size);
+    /// <summary>
+    /// Data arrived: what is new plus what was left unconsumed last time. Returns how many bytes from the front it
+    /// consumed; the rest is handed again with the next data (at once, if it consumed something and more is left).
+    /// The buffer is pooled and valid only during the call.
+    /// </summary>
+    int EngineReceived(byte[] buffer, int offset, int size);
 
     /// <summary>A batch was handed to the transport.</summary>
     void EngineSent(long sent, long pending);

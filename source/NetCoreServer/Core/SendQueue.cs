@@ -20,6 +20,9 @@ internal sealed class SendQueue
     /// <summary>Well below IOV_MAX (1024 on Linux).</summary>
     internal const int MaxBatchSegments = 64;
 
+    // Marks borrowed bytes nobody needs to be told about (a response cached for the server's lifetime).
+    private static readonly object s_notOwned = new();
+
     private readonly Queue<Segment> _pending = new();
     private readonly EngineOptions _options;
     private Segment _tail;
@@ -59,6 +62,17 @@ internal sealed class SendQueue
         Bytes += buffer.Length;
     }
 
+    /// <summary>
+    /// Queues <paramref name="data"/> by reference, without copying: the caller keeps the bytes unchanged until they
+    /// are sent, and <paramref name="owner"/> (if any) is disposed once they are (or once the queue is cleared).
+    /// </summary>
+    public void AppendBorrowed(ArraySegment<byte> data, IDisposable? owner)
+    {
+        FlushTail();
+        _pending.Enqueue(new Segment(data.Array!, data.Offset, data.Count, owner ?? s_notOwned));
+        Bytes += data.Count;
+    }
+
     /// <summary>Moves up to one batch of segments into <paramref name="batch"/>; false when nothing is queued.</summary>
     public bool TakeBatch(InFlightBatch batch)
     {
@@ -95,10 +109,14 @@ internal sealed class SendQueue
         _tail = default;
     }
 
-    /// <summary>A run of bytes in a pooled array; <see cref="Owner"/> is set for shared blocks.</summary>
+    /// <summary>
+    /// A run of bytes to send. <see cref="Owner"/> says who releases the array afterwards: null for a pooled chunk of
+    /// this queue, a <see cref="SharedBuffer"/> for a multicast block, an <see cref="IDisposable"/> or a marker for
+    /// borrowed bytes.
+    /// </summary>
     internal struct Segment
     {
-        public Segment(byte[] array, int offset, int count, SharedBuffer? owner)
+        public Segment(byte[] array, int offset, int count, object? owner)
         {
             Array = array;
             Offset = offset;
@@ -109,14 +127,22 @@ internal sealed class SendQueue
         public byte[] Array;
         public int Offset;
         public int Count;
-        public SharedBuffer? Owner;
+        public object? Owner;
 
         public void Release()
         {
-            if (Owner != null)
-                Owner.Release();
-            else if (Array != null)
-                ArrayPool<byte>.Shared.Return(Array);
+            switch (Owner)
+            {
+                case null when Array != null:
+                    ArrayPool<byte>.Shared.Return(Array);
+                    break;
+                case SharedBuffer shared:
+                    shared.Release();
+                    break;
+                case IDisposable disposable:
+                    disposable.Dispose();
+                    break;
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 using System;
 using System.Net.Sockets;
+using System.Threading;
 using NetCoreServer.Core;
 
 namespace NetCoreServer;
@@ -23,6 +24,7 @@ namespace NetCoreServer;
 public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
 {
     private StreamSessionEngine? _engine;
+    private IStreamProtocol? _protocol;
 
     private protected StreamConnection()
     {
@@ -52,6 +54,16 @@ public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
 
     /// <summary>True when the calling thread is inside one of this connection's hooks (waiting there on the connection itself would deadlock).</summary>
     private protected bool IsInsideOwnHook => _engine != null && Hooks.Inside(_engine);
+
+    /// <summary>
+    /// The protocol spoken on this connection (HTTP, WebSocket), or null for raw bytes through <see cref="OnReceived"/>.
+    /// Replacing it (an upgrade) takes effect with the next bytes the engine hands over, on the same connection.
+    /// </summary>
+    private protected IStreamProtocol? Protocol
+    {
+        get => Volatile.Read(ref _protocol);
+        set => Volatile.Write(ref _protocol, value);
+    }
 
     /// <summary>Makes a new engine over a connected transport the current one; its hooks begin when it is started.</summary>
     /// <param name="transport">The connected transport.</param>
@@ -106,7 +118,14 @@ public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
 
     void IStreamSessionHost.EngineHandshaked() => NotifyHandshaked();
 
-    void IStreamSessionHost.EngineReceived(byte[] buffer, int offset, int size) => OnReceived(buffer, offset, size);
+    int IStreamSessionHost.EngineReceived(byte[] buffer, int offset, int size)
+    {
+        var protocol = Volatile.Read(ref _protocol);
+        if (protocol != null)
+            return protocol.Received(buffer.AsSpan(offset, size));
+        OnReceived(buffer, offset, size);
+        return size;
+    }
 
     void IStreamSessionHost.EngineSent(long sent, long pending) => OnSent(sent, pending);
 

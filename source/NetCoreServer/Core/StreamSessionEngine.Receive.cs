@@ -17,6 +17,9 @@ internal sealed partial class StreamSessionEngine
     private bool _receiveRunning;
     private long _bytesReceived;
 
+    // What the host consumed in the delivery under way (written and read on the receive loop only).
+    private int _consumed;
+
     public long BytesReceived => Interlocked.Read(ref _bytesReceived);
 
     /// <summary>Starts the receive loop once (when the transport is ready: after the TLS handshake); later calls do nothing.</summary>
@@ -32,10 +35,15 @@ internal sealed partial class StreamSessionEngine
         _ = ReceiveLoopAsync();
     }
 
-    /// <summary>Reads until the connection ends. The loop awaits, so synchronous completions iterate instead of recursing.</summary>
+    /// <summary>
+    /// Reads until the connection ends. The host says how much of what it was handed it consumed (a protocol parser
+    /// may leave a partial message); the rest stays at the front of the buffer and is handed again with the next read,
+    /// so no parser keeps its own copy. The loop awaits, so synchronous completions iterate instead of recursing.
+    /// </summary>
     private async Task ReceiveLoopAsync()
     {
         byte[]? buffer = null;
+        var filled = 0;
         var size = _options.EffectiveReceiveBufferSize;
         try
         {
@@ -52,7 +60,7 @@ internal sealed partial class StreamSessionEngine
                     buffer = ArrayPool<byte>.Shared.Rent(size);
                 }
 
-                var result = await _transport.ReceiveAsync(buffer).ConfigureAwait(false);
+                var result = await _transport.ReceiveAsync(buffer.AsMemory(filled)).ConfigureAwait(false);
                 if (!result.Succeeded)
                 {
                     OnTransportError(result.Error);
@@ -60,29 +68,45 @@ internal sealed partial class StreamSessionEngine
                 }
                 if (result.Bytes == 0)
                 {
-                    // End of stream: deliver what we still owe the peer, then close.
+                    // End of stream: deliver what we still owe the peer, then close. A partial message is dropped.
                     Disconnect(DisconnectReason.PeerClosed);
                     return;
                 }
 
                 Interlocked.Add(ref _bytesReceived, result.Bytes);
                 _host.EngineCounted(result.Bytes, 0);
+                var read = result.Bytes;
+                var kept = filled;
                 // After a local Disconnect, data is read and dropped until the peer's end of stream.
-                if (State == SessionState.Connected && !RunHook(HookKind.Other, (buffer, result.Bytes), static (e, a) => e._host.EngineReceived(a.buffer, 0, a.Bytes)))
+                filled = State == SessionState.Connected ? Deliver(buffer, kept + read) : 0;
+                if (filled < 0)
                     return;
 
-                if (result.Bytes == buffer.Length)
+                if (filled == buffer.Length)
                 {
-                    if (buffer.Length < _options.EffectiveReceiveBufferLimit)
+                    // One message fills the whole buffer: grow it, up to the receive limit.
+                    if (buffer.Length >= _options.EffectiveReceiveBufferLimit)
                     {
-                        size = Math.Min(buffer.Length * 2, _options.EffectiveReceiveBufferLimit);
-                        ArrayPool<byte>.Shared.Return(buffer);
-                        buffer = ArrayPool<byte>.Shared.Rent(size);
+                        // Longer than the limit, and its protocol did not refuse it itself.
+                        Abort(DisconnectReason.ProtocolError);
+                        return;
                     }
+                    buffer = Grow(buffer, filled, ref size);
+                }
+                else if (filled > 0)
+                {
+                    // A partial message stays at the front and waits for the rest.
+                }
+                else if (read == buffer.Length - kept)
+                {
+                    // The read filled the buffer: the peer sends faster than one buffer per read.
+                    if (buffer.Length < _options.EffectiveReceiveBufferLimit)
+                        buffer = Grow(buffer, 0, ref size);
                 }
                 else
                 {
-                    if (result.Bytes < buffer.Length / 4)
+                    // A short read and nothing kept: go idle without a buffer, shrinking back after a burst.
+                    if (read < buffer.Length / 4)
                         size = Math.Max(_options.EffectiveReceiveBufferSize, size / 2);
                     ArrayPool<byte>.Shared.Return(buffer);
                     buffer = null;
@@ -103,6 +127,39 @@ internal sealed partial class StreamSessionEngine
                 CloseTransport();
             TryFinish();
         }
+    }
+
+    /// <summary>Doubles the buffer (up to the limit), keeping its first <paramref name="keep"/> bytes.</summary>
+    private byte[] Grow(byte[] buffer, int keep, ref int size)
+    {
+        size = Math.Min(buffer.Length * 2, _options.EffectiveReceiveBufferLimit);
+        var larger = ArrayPool<byte>.Shared.Rent(size);
+        buffer.AsSpan(0, keep).CopyTo(larger);
+        ArrayPool<byte>.Shared.Return(buffer);
+        return larger;
+    }
+
+    /// <summary>
+    /// Hands the host the <paramref name="total"/> bytes at the front of the buffer until it consumes nothing more (or
+    /// everything); moves what is left to the front. Returns the bytes kept, or -1 when a hook threw.
+    /// </summary>
+    private int Deliver(byte[] buffer, int total)
+    {
+        var offset = 0;
+        while (offset < total && State == SessionState.Connected)
+        {
+            if (!RunHook(HookKind.Other, (buffer, offset, count: total - offset), static (e, a) => e._consumed = e._host.EngineReceived(a.buffer, a.offset, a.count)))
+                return -1;
+            var consumed = _consumed;
+            if (consumed <= 0)
+                break;
+            offset += Math.Min(consumed, total - offset);
+        }
+        if (offset >= total || State != SessionState.Connected)
+            return 0;
+        if (offset > 0)
+            Buffer.BlockCopy(buffer, offset, buffer, 0, total - offset);
+        return total - offset;
     }
 
     /// <summary>Blocking receive for hosts that do not run the receive loop (NetCoreServer's synchronous client pattern).</summary>

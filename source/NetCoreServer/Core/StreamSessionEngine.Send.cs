@@ -67,6 +67,53 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     }
 
     /// <summary>
+    /// Queues a message that goes out in two pieces (an HTTP head and its body, a frame header and its payload) as one
+    /// unit: no other send can come between them. Both are copied; the send limit applies to the sum.
+    /// </summary>
+    public SendStatus Enqueue(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body)
+    {
+        bool start;
+        lock (_lock)
+        {
+            var status = CheckAcceptLocked(head.Length + body.Length);
+            if (status != SendStatus.Accepted)
+                return status;
+            _queue.Append(head);
+            _queue.Append(body);
+            start = AcceptedLocked(head.Length + body.Length);
+        }
+        if (start)
+            RunSendLoop();
+        return SendStatus.Accepted;
+    }
+
+    /// <summary>
+    /// Like <see cref="Enqueue(ReadOnlySpan{byte}, ReadOnlySpan{byte})"/>, but the body is queued by reference, not
+    /// copied: its bytes must stay unchanged until sent. Once accepted, <paramref name="bodyOwner"/> belongs to the
+    /// engine, which disposes it when the body has been sent or the connection dropped it; when refused, the caller
+    /// keeps it.
+    /// </summary>
+    public SendStatus EnqueueBorrowed(ReadOnlySpan<byte> head, ArraySegment<byte> body, IDisposable? bodyOwner)
+    {
+        bool start;
+        lock (_lock)
+        {
+            var status = CheckAcceptLocked(head.Length + body.Count);
+            if (status != SendStatus.Accepted)
+                return status;
+            _queue.Append(head);
+            if (body.Count > 0)
+                _queue.AppendBorrowed(body, bodyOwner);
+            start = AcceptedLocked(head.Length + body.Count);
+        }
+        if (body.Count == 0)
+            bodyOwner?.Dispose();
+        if (start)
+            RunSendLoop();
+        return SendStatus.Accepted;
+    }
+
+    /// <summary>
     /// Multicast path: queues a copy (small messages) or a reference to a shared block, and starts an idle send
     /// loop on the thread pool rather than inline. The caller is looping over every session; sending inline would
     /// cost one syscall per message per session, while a deferred loop picks up everything queued meanwhile in one

@@ -29,11 +29,17 @@ internal sealed class RecordingHost : IStreamSessionHost
 
     public void EngineReleased() => Released = true;
 
-    public void EngineReceived(byte[] buffer, int offset, int size)
+    /// <summary>A protocol in the host's place: returns how much of what it was handed it consumed (default: all of it).</summary>
+    public Func<ReadOnlyMemory<byte>, int>? Protocol { get; set; }
+
+    public int EngineReceived(byte[] buffer, int offset, int size)
     {
         MaxStackDepth = Math.Max(MaxStackDepth, new System.Diagnostics.StackTrace().FrameCount);
+        if (Protocol != null)
+            return Protocol(buffer.AsMemory(offset, size));
         OnData?.Invoke(buffer, offset, size);
         Received.Add(size);
+        return size;
     }
 
     public void EngineSent(long sent, long pending) => Log.Add("sent");
