@@ -99,7 +99,8 @@ internal static class StaticPath
 
     /// <summary>
     /// The real path of <paramref name="segments"/> below <paramref name="realRoot"/> (a directory path with no
-    /// symlink in it, see <see cref="RealPath"/>), following symlinks only while every step stays inside it.
+    /// symlink in it, see <see cref="RealPath"/>), following symlinks only while every step stays inside it; an
+    /// absolute link target is resolved completely on its own and must land inside.
     /// </summary>
     /// <param name="realRoot">The served directory, fully resolved.</param>
     /// <param name="segments">Safe segments (<see cref="IsSafeSegment"/>) relative to the root.</param>
@@ -109,7 +110,8 @@ internal static class StaticPath
         var pending = new Stack<string>();
         for (var i = segments.Count - 1; i >= 0; i--)
             pending.Push(segments[i]);
-        return Walk(realRoot, pending, realRoot);
+        var hops = 0;
+        return Walk(realRoot, pending, realRoot, ref hops);
     }
 
     /// <summary>The path with every symlink in it resolved (its real location), or null when a link cannot be followed.</summary>
@@ -119,7 +121,8 @@ internal static class StaticPath
     {
         var full = Path.GetFullPath(path);
         var root = Path.GetPathRoot(full)!;
-        return Walk(root, SegmentsOf(full[root.Length..]), boundary: null);
+        var hops = 0;
+        return Walk(root, SegmentsOf(full[root.Length..]), boundary: null, ref hops);
     }
 
     /// <summary>True when <paramref name="path"/> is <paramref name="root"/> or below it (no trailing separator on root).</summary>
@@ -135,11 +138,11 @@ internal static class StaticPath
     }
 
     // Resolves pending segments one at a time from start, which has no symlink in it. With a boundary, every step
-    // must stay inside it: ".." above the boundary or a link target outside it ends the walk with null.
-    private static string? Walk(string start, Stack<string> pending, string? boundary)
+    // must stay inside it: ".." above the boundary or a link whose real target is outside it ends the walk with null.
+    // hops counts the links followed, across nested walks.
+    private static string? Walk(string start, Stack<string> pending, string? boundary, ref int hops)
     {
         var current = start;
-        var hops = 0;
         while (pending.Count > 0)
         {
             var segment = pending.Pop();
@@ -172,13 +175,13 @@ internal static class StaticPath
                 return null;
             if (Path.IsPathRooted(target))
             {
-                // An absolute target is walked again from the filesystem root (or from the boundary it names), so a
-                // link inside it is checked like any other.
-                var targetRoot = boundary ?? Path.GetPathRoot(target)!;
-                if (boundary != null && !IsWithin(boundary, target))
+                // An absolute target may name the boundary through another link (a served directory reached by a
+                // symlink): resolve it completely on its own, then it must land inside.
+                var targetRoot = Path.GetPathRoot(target)!;
+                if (Walk(targetRoot, SegmentsOf(target[targetRoot.Length..]), boundary: null, ref hops) is not { } resolved
+                    || (boundary != null && !IsWithin(boundary, resolved)))
                     return null;
-                current = targetRoot;
-                PushFront(pending, SegmentsOf(target[Path.TrimEndingDirectorySeparator(targetRoot).Length..]));
+                current = resolved;
             }
             else
             {

@@ -163,18 +163,21 @@ public sealed class StaticRequestTests
         // A link whose own ".." is applied after following another link: the kernel resolves outdir first, then
         // goes to its parent (the test root); a textual clean-up would wrongly stay inside.
         File.CreateSymbolicLink(Path.Combine(tree.Www, "sneaky.txt"), "outdir/../secret.txt");
+        File.CreateSymbolicLink(Path.Combine(tree.Www, "sneaky-absolute.txt"), tree.Www + "/outdir/../secret.txt");
         File.CreateSymbolicLink(Path.Combine(tree.Www, "chain.txt"), "relative.txt");
         File.CreateSymbolicLink(Path.Combine(tree.Www, "alias.html"), "index.html");
+        File.CreateSymbolicLink(Path.Combine(tree.Www, "absolute-alias.html"), Path.Combine(tree.Www, "sub", "..", "index.html"));
         File.CreateSymbolicLink(Path.Combine(tree.Www, "sub", "back.txt"), "../index.html");
         Directory.CreateSymbolicLink(Path.Combine(tree.Www, "pages"), "sub");
         File.CreateSymbolicLink(Path.Combine(tree.Www, "loop.txt"), "loop.txt");
 
-        foreach (var target in new[] { "/relative.txt", "/absolute.txt", "/up/secret.txt", "/outdir/secret.txt", "/sneaky.txt", "/chain.txt", "/loop.txt" })
+        foreach (var target in new[] { "/relative.txt", "/absolute.txt", "/up/secret.txt", "/outdir/secret.txt", "/sneaky.txt", "/sneaky-absolute.txt", "/chain.txt", "/loop.txt" })
         {
             Assert.That(cache.FindForRequest(target, out var content), Is.Not.EqualTo(StaticLookup.Found), target);
             Assert.That(cache.Find(target).Item1, Is.False, target);
         }
         Assert.That(Content(cache, "/alias.html"), Is.EqualTo("<p>hi</p>"), "a link to a file inside is followed");
+        Assert.That(Content(cache, "/absolute-alias.html"), Is.EqualTo("<p>hi</p>"), "so is an absolute one");
         Assert.That(Content(cache, "/sub/back.txt"), Is.EqualTo("<p>hi</p>"), "a link with .. that stays inside is followed");
         Assert.That(Content(cache, "/pages/page.txt"), Is.EqualTo("page"), "a directory link inside is followed");
 
@@ -194,9 +197,11 @@ public sealed class StaticRequestTests
         Directory.CreateSymbolicLink(link, tree.Www);
         using var cache = new FileCache();
 
+        File.CreateSymbolicLink(Path.Combine(tree.Www, "via-link.txt"), Path.Combine(link, "a.txt"));
         Assert.That(cache.InsertPath(link), Is.True);
 
         Assert.That(Content(cache, "/a.txt"), Is.EqualTo("a"));
+        Assert.That(Content(cache, "/via-link.txt"), Is.EqualTo("a"), "an absolute link naming the directory through the symlink lands inside");
         Assert.That(cache.FindPath(link), Is.True, "paths are named as given");
     }
 
