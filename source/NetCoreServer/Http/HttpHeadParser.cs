@@ -19,6 +19,10 @@ internal enum HeadResult
 /// </summary>
 internal sealed class HttpHeadParser
 {
+    // RFC 9112 §2.2 asks a server to skip at least one empty line before a request line (a client's stray CRLF after
+    // a body); four are skipped, more are refused, which also keeps the start-line limit deciding before the head limit.
+    private const int MaxSkippedBytes = 4 * 2;
+
     private readonly bool _request;
     private readonly HttpLimits _limits;
     private readonly HttpMessageStore _store;
@@ -120,6 +124,13 @@ internal sealed class HttpHeadParser
             var lineStart = _scanned;
             var lineEnd = _searched + found + 1;
             _scanned = _searched = lineEnd;
+
+            // Limits first, with the same arithmetic as CheckIncomplete: the outcome must not depend on where the
+            // input was split, so a line that passes a limit fails the same way complete or still arriving.
+            if (!_startLineDone && lineEnd - 1 - lineStart > _limits.MaxRequestLineSize + 1)
+                return StartLineTooLong();
+            if (lineEnd > _limits.MaxHeadSize)
+                return Fail(431, "the head is larger than allowed");
             if (lineEnd - lineStart < 2 || data[lineEnd - 2] != '\r')
                 return Fail(400, "a line ends in a bare LF (CRLF required)");
             var line = data[lineStart..(lineEnd - 2)];
@@ -130,20 +141,16 @@ internal sealed class HttpHeadParser
                 if (line.IsEmpty)
                 {
                     Skipped = lineEnd;
-                    if (lineEnd > _limits.MaxHeadSize)
-                        return Fail(431, "too many empty lines before the start line");
+                    if (Skipped > MaxSkippedBytes)
+                        return Fail(400, "too many empty lines before the start line");
                     continue;
                 }
-                if (line.Length > _limits.MaxRequestLineSize)
-                    return StartLineTooLong();
                 if (!(_request ? ParseRequestLine(line, position) : ParseStatusLine(line, position)))
                     return HeadResult.Error;
                 _startLineDone = true;
             }
             else if (line.IsEmpty)
             {
-                if (lineEnd > _limits.MaxHeadSize)
-                    return Fail(431, "the head is larger than allowed");
                 HeadLength = lineEnd;
                 return HeadResult.Complete;
             }
@@ -154,8 +161,6 @@ internal sealed class HttpHeadParser
                 if (!ParseField(line, position))
                     return HeadResult.Error;
             }
-            if (lineEnd > _limits.MaxHeadSize)
-                return Fail(431, "the head is larger than allowed");
         }
     }
 
