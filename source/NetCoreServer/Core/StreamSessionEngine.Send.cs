@@ -8,7 +8,7 @@ namespace NetCoreServer.Core;
 
 /// <summary>
 /// The sending side: the bounded queue and one sender at a time. The sender is either the send loop or a blocking
-/// <see cref="SendBlocking"/> writing directly; both book their result through <see cref="CompleteSend"/>, and the
+/// <see cref="SendBlocking(ReadOnlySpan{byte}, ReadOnlySpan{byte})"/> writing directly; both book their result through <see cref="CompleteSend"/>, and the
 /// sender that finds the queue empty goes idle through <see cref="NextBatchOrStop"/> (OnEmpty, a pending shutdown,
 /// or teardown). Nothing is sent before the transport is ready (after the TLS handshake): until then data waits.
 /// </summary>

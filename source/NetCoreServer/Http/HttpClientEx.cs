@@ -46,6 +46,11 @@ public class HttpClientEx : HttpClient
     {
     }
 
+    /// <summary>Sends <see cref="HttpClient.Request"/> and completes with its response; see <see cref="SendRequest(HttpRequest, TimeSpan?)"/>.</summary>
+    /// <param name="timeout">How long to wait for connecting and the response (default 1 minute).</param>
+    /// <returns>The response.</returns>
+    public Task<HttpResponse> SendRequest(TimeSpan? timeout = null) => SendRequest(Request, timeout);
+
     /// <summary>Sends a request and completes with its response.</summary>
     /// <param name="request">The request.</param>
     /// <param name="timeout">How long to wait for connecting and the response (default 1 minute).</param>

@@ -26,8 +26,8 @@ internal interface IHttpClientHost
 internal sealed class HttpClientProtocol : IStreamProtocol
 {
     private readonly IHttpClientHost _client;
-    private readonly HttpResponse _response;
-    private readonly HttpResponseReader _reader;
+    private HttpResponse _response;
+    private HttpResponseReader _reader;
     private readonly object _lock = new();
 
     // The methods of the requests sent and not answered yet, oldest first.
@@ -39,6 +39,17 @@ internal sealed class HttpClientProtocol : IStreamProtocol
         _client = client;
         _response = response;
         _reader = new HttpResponseReader(response);
+    }
+
+    /// <summary>The response messages are read into; replacing it takes effect from the next response.</summary>
+    public HttpResponse Response
+    {
+        get => _response;
+        set
+        {
+            _response = value;
+            _reader = new HttpResponseReader(value);
+        }
     }
 
     /// <summary>Forgets requests of an earlier connection (a reconnect starts afresh).</summary>
@@ -90,6 +101,9 @@ internal sealed class HttpClientProtocol : IStreamProtocol
                     break;
                 case HttpReadResult.MessageReady:
                     Answered();
+                    // The response stays as it is until more bytes arrive (HttpClientEx hands it to a task).
+                    if (total == data.Length)
+                        return total;
                     break;
                 default:
                     Fail(_reader.ErrorReason);

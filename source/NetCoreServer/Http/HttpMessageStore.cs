@@ -162,6 +162,9 @@ internal sealed class HttpMessageStore
 
     public ReadOnlySpan<byte> BodySpan => new(Cache.Data, BodyStart, BodySize);
 
+    /// <summary>The body bytes in the cache, writable (NetCoreServer's <c>HttpRequest.BodySpan</c> is a <see cref="Span{T}"/>).</summary>
+    public Span<byte> BodyWritableSpan => new(Cache.Data, BodyStart, BodySize);
+
     /// <summary>Appends text to the cache and returns where it went.</summary>
     public (int Start, int Length) Write(ReadOnlySpan<char> text)
     {

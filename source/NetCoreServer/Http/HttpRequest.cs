@@ -70,7 +70,7 @@ public class HttpRequest
     public byte[] BodyBytes => Store.BodySpan.ToArray();
 
     /// <summary>The body in <see cref="Cache"/>, without copying; valid until the request changes.</summary>
-    public ReadOnlySpan<byte> BodySpan => Store.BodySpan;
+    public Span<byte> BodySpan => Store.BodyWritableSpan;
 
     /// <summary>
     /// The body length: the Content-Length received or set (already known when the head is in, while the body is still

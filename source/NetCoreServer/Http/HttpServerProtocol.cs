@@ -99,6 +99,9 @@ internal sealed class HttpServerProtocol : IStreamProtocol
                 case HttpReadResult.MessageReady:
                     if (!Dispatch())
                         return data.Length;
+                    // The request stays as it is until more bytes arrive (a response may be sent later, from another thread).
+                    if (total == data.Length)
+                        return total;
                     break;
                 default:
                     Refuse(_reader.ErrorStatus, _reader.ErrorReason);

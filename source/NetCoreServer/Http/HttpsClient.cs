@@ -43,8 +43,15 @@ public class HttpsClient : SslClient, IHttpClientHost
     /// <summary>A request to fill and send (reused).</summary>
     public HttpRequest Request { get; protected set; } = new();
 
-    /// <summary>The response being received (reused for every response of the connection; copy what you keep).</summary>
-    protected HttpResponse Response { get; } = new();
+    /// <summary>
+    /// The response being received (reused for every response of the connection; copy what you keep). Setting another
+    /// one makes the next response arrive there.
+    /// </summary>
+    protected HttpResponse Response
+    {
+        get => _http.Response;
+        set => _http.Response = value;
+    }
 
     /// <summary>Sends <see cref="Request"/> and waits until it is handed to the socket.</summary>
     /// <returns>Bytes of the request; 0 when not connected.</returns>
@@ -152,7 +159,7 @@ public class HttpsClient : SslClient, IHttpClientHost
 
     private HttpClientProtocol Install()
     {
-        var http = new HttpClientProtocol(this, Response);
+        var http = new HttpClientProtocol(this, new HttpResponse());
         Protocol = http;
         return http;
     }

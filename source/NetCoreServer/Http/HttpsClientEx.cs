@@ -50,6 +50,11 @@ public class HttpsClientEx : HttpsClient
     {
     }
 
+    /// <summary>Sends <see cref="HttpsClient.Request"/> and completes with its response; see <see cref="SendRequest(HttpRequest, TimeSpan?)"/>.</summary>
+    /// <param name="timeout">How long to wait for connecting and the response (default 1 minute).</param>
+    /// <returns>The response.</returns>
+    public Task<HttpResponse> SendRequest(TimeSpan? timeout = null) => SendRequest(Request, timeout);
+
     /// <summary>Sends a request and completes with its response.</summary>
     /// <param name="request">The request.</param>
     /// <param name="timeout">How long to wait for connecting and the response (default 1 minute).</param>
