@@ -11,8 +11,8 @@ internal interface IHttpServerSessionHost
 {
     HttpOptions Options { get; }
 
-    /// <summary>A prepared response for a GET of <paramref name="url"/> from the server's static content, or null.</summary>
-    byte[]? FindCached(string url);
+    /// <summary>What to send for a GET or HEAD of static content (200, 304, or 400 for a path leaving the served directory), or null.</summary>
+    byte[]? FindCached(HttpRequest request);
 
     void RaiseRequestHeader(HttpRequest request);
 
@@ -122,7 +122,7 @@ internal sealed class HttpServerProtocol : IStreamProtocol
                 _closing = true;
             _headStarted = false;
         }
-        var cached = _request.Method is "GET" or "HEAD" ? _session.FindCached(_request.Url) : null;
+        var cached = _request.Method is "GET" or "HEAD" ? _session.FindCached(_request) : null;
         if (cached != null)
             _session.RaiseCachedRequest(_request, cached);
         else

@@ -152,7 +152,7 @@ public class HttpSession : TcpSession, IHttpServerSessionHost
         base.NotifyReleased();
     }
 
-    byte[]? IHttpServerSessionHost.FindCached(string url) => StaticContent.Find(Cache, url);
+    byte[]? IHttpServerSessionHost.FindCached(HttpRequest request) => StaticContent.Answer(Cache, request);
 
     void IHttpServerSessionHost.RaiseRequestHeader(HttpRequest request) => OnReceivedRequestHeader(request);
 

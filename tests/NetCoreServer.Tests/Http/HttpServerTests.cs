@@ -109,6 +109,40 @@ public sealed class HttpServerTests
     }
 
     [Test]
+    public async Task StaticFilesAreServedWithValidatorsAnswered304AndFollowChangesOnDisk()
+    {
+        var root = Path.Combine(Path.GetTempPath(), "ncs-static-" + Guid.NewGuid().ToString("N"));
+        Directory.CreateDirectory(root);
+        try
+        {
+            var page = Path.Combine(root, "index.html");
+            File.WriteAllText(page, "<h1>first</h1>");
+            using var server = _transport.Start(new CacheApi(), out var port, staticContent: root);
+
+            var first = await Curl(port, "-i", Url(port, "/static/index.html"));
+            Assert.That(first.Output, Does.StartWith("HTTP/1.1 200").And.EndWith("<h1>first</h1>"), first.Error);
+            Assert.That(first.Output, Does.Contain("Content-Type: text/html"));
+            var etag = Regex.Match(first.Output, "ETag: (\\S+)").Groups[1].Value;
+            Assert.That(etag, Is.Not.Empty, "the response carries an ETag");
+            Assert.That(first.Output, Does.Contain("Last-Modified: "));
+
+            var again = await Curl(port, "-o", "/dev/null", "-w", "%{http_code}", "-H", "If-None-Match: " + etag, Url(port, "/static/index.html"));
+            Assert.That(again.Output, Is.EqualTo("304"), "a current copy is answered 304");
+
+            File.WriteAllText(page, "<h1>second, longer</h1>");
+            var changed = await Curl(port, "-H", "If-None-Match: " + etag, Url(port, "/static/index.html"));
+            Assert.That(changed.Output, Is.EqualTo("<h1>second, longer</h1>"), "a change on disk is served at once, with a new ETag");
+
+            var escape = await Curl(port, "--path-as-is", "-o", "/dev/null", "-w", "%{http_code}", Url(port, "/static/..%2f..%2fetc%2fpasswd"));
+            Assert.That(escape.Output, Is.EqualTo("400"), "a path leaving the served directory is refused");
+        }
+        finally
+        {
+            Directory.Delete(root, recursive: true);
+        }
+    }
+
+    [Test]
     public async Task WrkWithOneHundredConnectionsSeesNoSocketErrors()
     {
         var wrk = ExternalTool.Require("wrk");

@@ -74,7 +74,7 @@ public abstract class HttpTestTransport
 
     public static readonly HttpTestTransport Https = new SecureTransport();
 
-    internal abstract IDisposable Start(CacheApi api, out int port, Action<HttpOptions>? options = null);
+    internal abstract IDisposable Start(CacheApi api, out int port, Action<HttpOptions>? options = null, string? staticContent = null);
 
     /// <summary>Our task-based client for this scheme, seen through the members the tests use.</summary>
     internal ExClient CreateClient(int port)
@@ -99,10 +99,12 @@ public abstract class HttpTestTransport
 
         public override string ToString() => "http";
 
-        internal override IDisposable Start(CacheApi api, out int port, Action<HttpOptions>? options = null)
+        internal override IDisposable Start(CacheApi api, out int port, Action<HttpOptions>? options = null, string? staticContent = null)
         {
             var server = new Server(api);
             options?.Invoke(server.Http);
+            if (staticContent != null)
+                server.AddStaticContent(staticContent, "/static");
             server.Start();
             port = ((IPEndPoint)server.Endpoint).Port;
             return server;
@@ -133,10 +135,12 @@ public abstract class HttpTestTransport
 
         public override string ToString() => "https";
 
-        internal override IDisposable Start(CacheApi api, out int port, Action<HttpOptions>? options = null)
+        internal override IDisposable Start(CacheApi api, out int port, Action<HttpOptions>? options = null, string? staticContent = null)
         {
             var server = new Server(SslTestTransport.DefaultServerContext(), api);
             options?.Invoke(server.Http);
+            if (staticContent != null)
+                server.AddStaticContent(staticContent, "/static");
             server.Start();
             port = ((IPEndPoint)server.Endpoint).Port;
             return server;
