@@ -127,6 +127,23 @@ public abstract partial class StreamConnection
         return cancellationToken.CanBeCanceled ? task.WaitAsync(cancellationToken) : task;
     }
 
+    /// <summary>
+    /// Sends a message in two pieces (a protocol's head and body) as one unit that no other send can come between:
+    /// queued (copied) when <paramref name="blocking"/> is false, written and waited for otherwise. The user's
+    /// Send/SendAsync overrides are not called.
+    /// </summary>
+    private protected bool SendMessage(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body, bool blocking)
+    {
+        var engine = Engine;
+        if (engine == null)
+            return false;
+        if (blocking)
+            return engine.SendBlocking(head, body) > 0;
+        if (!engine.AcceptsSends)
+            return false;
+        return Accepted(engine, engine.Enqueue(head, body));
+    }
+
     private bool Accepted(StreamSessionEngine engine, SendStatus status)
     {
         ReportRefusal(engine, status);

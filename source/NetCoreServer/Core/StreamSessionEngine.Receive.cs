@@ -158,7 +158,7 @@ internal sealed partial class StreamSessionEngine
         if (offset >= total || State != SessionState.Connected)
             return 0;
         if (offset > 0)
-            Buffer.BlockCopy(buffer, offset, buffer, 0, total - offset);
+            System.Buffer.BlockCopy(buffer, offset, buffer, 0, total - offset);
         return total - offset;
     }
 

@@ -8,7 +8,7 @@ namespace NetCoreServer.Core;
 
 /// <summary>
 /// The sending side: the bounded queue and one sender at a time. The sender is either the send loop or a blocking
-/// <see cref="SendBlocking"/> writing directly; both book their result through <see cref="CompleteSend"/>, and the
+/// <see cref="SendBlocking(ReadOnlySpan{byte}, ReadOnlySpan{byte})"/> writing directly; both book their result through <see cref="CompleteSend"/>, and the
 /// sender that finds the queue empty goes idle through <see cref="NextBatchOrStop"/> (OnEmpty, a pending shutdown,
 /// or teardown). Nothing is sent before the transport is ready (after the TLS handshake): until then data waits.
 /// </summary>
@@ -180,9 +180,13 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     /// where waiting would wait on itself (inside OnSent/OnEmpty, or inside a hook before the TLS handshake), where
     /// it queues and returns. Before the handshake the data waits for it.
     /// </summary>
-    public long SendBlocking(ReadOnlySpan<byte> data)
+    public long SendBlocking(ReadOnlySpan<byte> data) => SendBlocking(data, default);
+
+    /// <summary>The blocking send of a message in two pieces, as one unit; see <see cref="SendBlocking(ReadOnlySpan{byte})"/>.</summary>
+    public long SendBlocking(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body)
     {
-        if (data.IsEmpty)
+        var length = head.Length + body.Length;
+        if (length == 0)
             return 0;
         Task<bool>? wait = null;
         bool direct;
@@ -195,13 +199,14 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
             if (direct)
             {
                 _sendRunning = true;
-                _bytesSending = data.Length;
-                _acceptedTotal += data.Length;
+                _bytesSending = length;
+                _acceptedTotal += length;
             }
             else
             {
-                _queue.Append(data);
-                start = AcceptedLocked(data.Length);
+                _queue.Append(head);
+                _queue.Append(body);
+                start = AcceptedLocked(length);
                 if (!Hooks.Inside(this, HookKind.Sending) && (_ready || !Hooks.Inside(this)))
                     wait = AddWaiterLocked();
             }
@@ -211,9 +216,15 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
         {
             if (start)
                 RunSendLoop();
-            return wait == null || wait.GetAwaiter().GetResult() ? data.Length : 0;
+            return wait == null || wait.GetAwaiter().GetResult() ? length : 0;
         }
-        var result = _transport.Send(data);
+        // The sender role is held: nothing can come between the two pieces.
+        var result = _transport.Send(head);
+        if (result.Succeeded && !body.IsEmpty)
+        {
+            var rest = _transport.Send(body);
+            result = new IoResult(result.Bytes + rest.Bytes, rest.Error);
+        }
         if (CompleteSend(result, direct: true))
             RunSendLoop();
         return result.Bytes;

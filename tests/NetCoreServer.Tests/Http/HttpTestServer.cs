@@ -1,0 +1,167 @@
+using System;
+using System.Collections.Concurrent;
+using System.Collections.Generic;
+using System.Linq;
+using System.Net;
+using System.Threading;
+using NetCoreServer.Tests.Support;
+
+namespace NetCoreServer.Tests.Http;
+
+/// <summary>
+/// The REST cache the HTTP tests drive, over HTTP or HTTPS: GET/POST/PUT/DELETE /api/cache?key=K (the body is the
+/// value), TRACE echoes the request, anything else under /api is 404. Counts what its hooks saw.
+/// </summary>
+internal sealed class CacheApi
+{
+    private readonly ConcurrentDictionary<string, string> _values = new();
+
+    public ConcurrentQueue<string> Errors { get; } = new();
+
+    public ConcurrentQueue<string> Urls { get; } = new();
+
+    public int Headers;
+
+    /// <summary>Answers one request through <paramref name="send"/>.</summary>
+    public void Handle(HttpRequest request, HttpResponse response, Func<HttpResponse, bool> send)
+    {
+        Urls.Enqueue(request.Method + " " + request.Url);
+        var url = request.Url;
+        var key = url.Contains("key=") ? Uri.UnescapeDataString(url[(url.IndexOf("key=", StringComparison.Ordinal) + 4)..]) : "";
+        switch (request.Method)
+        {
+            case "TRACE":
+                send(response.MakeTraceResponse(request));
+                return;
+            case "HEAD" or "GET" when url.StartsWith("/api/cache", StringComparison.Ordinal):
+                if (_values.TryGetValue(key, out var value))
+                    send(request.Method == "HEAD" ? response.MakeGetResponse(value) : response.MakeGetResponse(value));
+                else
+                    send(response.MakeErrorResponse(404, "no such key"));
+                return;
+            case "GET" when url == "/fixed":
+                send(response.MakeGetResponse("Hello, World!"));
+                return;
+            case "POST" or "PUT" when url.StartsWith("/api/cache", StringComparison.Ordinal):
+                _values[key] = request.Body;
+                send(response.MakeOkResponse());
+                return;
+            case "DELETE" when url.StartsWith("/api/cache", StringComparison.Ordinal):
+                send(_values.TryRemove(key, out var removed) ? response.MakeGetResponse(removed) : response.MakeErrorResponse(404, "no such key"));
+                return;
+            default:
+                send(response.MakeErrorResponse(404, "not found"));
+                return;
+        }
+    }
+}
+
+/// <summary>HttpClientEx or HttpsClientEx: the same members on two types.</summary>
+internal sealed record ExClient(
+    TcpClient Client,
+    Func<HttpRequest, TimeSpan?, System.Threading.Tasks.Task<HttpResponse>> Send,
+    Func<string, TimeSpan?, System.Threading.Tasks.Task<HttpResponse>> Get,
+    Func<string, string, TimeSpan?, System.Threading.Tasks.Task<HttpResponse>> Post,
+    Func<string, TimeSpan?, System.Threading.Tasks.Task<HttpResponse>> Head) : IDisposable
+{
+    public void Dispose() => Client.Dispose();
+}
+
+/// <summary>HTTP or HTTPS for the HTTP tests: builds the real server and clients around one <see cref="CacheApi"/>.</summary>
+public abstract class HttpTestTransport
+{
+    public static readonly HttpTestTransport Http = new PlainTransport();
+
+    public static readonly HttpTestTransport Https = new SecureTransport();
+
+    internal abstract IDisposable Start(CacheApi api, out int port, Action<HttpOptions>? options = null, string? staticContent = null);
+
+    /// <summary>Our task-based client for this scheme, seen through the members the tests use.</summary>
+    internal ExClient CreateClient(int port)
+    {
+        if (CreatePlainClient(port) is { } plain)
+            return new ExClient(plain, plain.SendRequest, plain.SendGetRequest, plain.SendPostRequest, plain.SendHeadRequest);
+        var secure = CreateSecureClient(port)!;
+        return new ExClient(secure, secure.SendRequest, secure.SendGetRequest, secure.SendPostRequest, secure.SendHeadRequest);
+    }
+
+    internal abstract HttpClientEx? CreatePlainClient(int port);
+
+    internal abstract HttpsClientEx? CreateSecureClient(int port);
+
+    public abstract string Scheme { get; }
+
+    public abstract override string ToString();
+
+    private sealed class PlainTransport : HttpTestTransport
+    {
+        public override string Scheme => "http";
+
+        public override string ToString() => "http";
+
+        internal override IDisposable Start(CacheApi api, out int port, Action<HttpOptions>? options = null, string? staticContent = null)
+        {
+            var server = new Server(api);
+            options?.Invoke(server.Http);
+            if (staticContent != null)
+                server.AddStaticContent(staticContent, "/static");
+            server.Start();
+            port = ((IPEndPoint)server.Endpoint).Port;
+            return server;
+        }
+
+        internal override HttpClientEx CreatePlainClient(int port) => new(IPAddress.Loopback, port);
+
+        internal override HttpsClientEx? CreateSecureClient(int port) => null;
+
+        private sealed class Server(CacheApi api) : HttpServer(IPAddress.Loopback, 0)
+        {
+            protected override TcpSession CreateSession() => new Session(this, api);
+        }
+
+        private sealed class Session(HttpServer server, CacheApi api) : HttpSession(server)
+        {
+            protected override void OnReceivedRequestHeader(HttpRequest request) => Interlocked.Increment(ref api.Headers);
+
+            protected override void OnReceivedRequest(HttpRequest request) => api.Handle(request, Response, SendResponseAsync);
+
+            protected override void OnReceivedRequestError(HttpRequest request, string error) => api.Errors.Enqueue(error);
+        }
+    }
+
+    private sealed class SecureTransport : HttpTestTransport
+    {
+        public override string Scheme => "https";
+
+        public override string ToString() => "https";
+
+        internal override IDisposable Start(CacheApi api, out int port, Action<HttpOptions>? options = null, string? staticContent = null)
+        {
+            var server = new Server(SslTestTransport.DefaultServerContext(), api);
+            options?.Invoke(server.Http);
+            if (staticContent != null)
+                server.AddStaticContent(staticContent, "/static");
+            server.Start();
+            port = ((IPEndPoint)server.Endpoint).Port;
+            return server;
+        }
+
+        internal override HttpClientEx? CreatePlainClient(int port) => null;
+
+        internal override HttpsClientEx CreateSecureClient(int port) => new(SslTestTransport.DefaultClientContext(), IPAddress.Loopback, port);
+
+        private sealed class Server(SslContext context, CacheApi api) : HttpsServer(context, IPAddress.Loopback, 0)
+        {
+            protected override SslSession CreateSession() => new Session(this, api);
+        }
+
+        private sealed class Session(HttpsServer server, CacheApi api) : HttpsSession(server)
+        {
+            protected override void OnReceivedRequestHeader(HttpRequest request) => Interlocked.Increment(ref api.Headers);
+
+            protected override void OnReceivedRequest(HttpRequest request) => api.Handle(request, Response, SendResponseAsync);
+
+            protected override void OnReceivedRequestError(HttpRequest request, string error) => api.Errors.Enqueue(error);
+        }
+    }
+}
