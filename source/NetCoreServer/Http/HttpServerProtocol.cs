@@ -1,7 +1,10 @@
 using System;
+using System.Buffers;
 using System.Collections.Generic;
+using System.IO;
 using System.Text;
 using System.Threading;
+using System.Threading.Tasks;
 using NetCoreServer.Core;
 
 namespace NetCoreServer.Http;
@@ -24,6 +27,12 @@ internal interface IHttpServerSessionHost
 
     /// <summary>Queues a message of one or two pieces as one unit; false when refused.</summary>
     bool SendMessage(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body, bool blocking);
+
+    /// <summary>Bytes queued and not yet handed to the socket.</summary>
+    long BytesPending { get; }
+
+    /// <summary>Completes when everything queued so far is handed to the socket (false if the connection ended first).</summary>
+    Task<bool> FlushAsync(CancellationToken cancellationToken);
 
     void Disconnect();
 }
@@ -49,6 +58,10 @@ internal sealed class HttpServerProtocol : IStreamProtocol
     private readonly Timer _timer;
     private bool _closing;
     private bool _headStarted;
+
+    // While a streamed body goes out, later responses wait here, in order, so that nothing is sent in its middle.
+    private List<byte[]>? _deferred;
+    private long _deferredBytes;
 
     public HttpServerProtocol(IHttpServerSessionHost session, HttpRequest request)
     {
@@ -140,12 +153,125 @@ internal sealed class HttpServerProtocol : IStreamProtocol
         var cache = response.Cache;
         var whole = new ReadOnlySpan<byte>(cache.Data, (int)cache.Offset, (int)(cache.Size - cache.Offset));
         var bodyStart = Math.Clamp(response.Store.BodyStart - (int)cache.Offset, 0, whole.Length);
-        var sent = answer.HeadOnly
-            ? _session.SendMessage(whole[..bodyStart], default, blocking)
-            : _session.SendMessage(whole[..bodyStart], whole[bodyStart..], blocking);
+        var head = whole[..bodyStart];
+        var body = answer.HeadOnly ? default : whole[bodyStart..];
+        if (Defer(head, body, answer.Close))
+            return true;
+        var sent = _session.SendMessage(head, body, blocking);
         if (answer.Close)
             _session.Disconnect();
         return sent;
+    }
+
+    /// <summary>The most bytes a streamed body keeps queued before it waits for the socket: the backpressure on a producer.</summary>
+    internal const long StreamHighWater = 1024 * 1024;
+
+    private const int StreamChunkSize = 64 * 1024;
+
+    /// <summary>The most bytes of later responses kept while a body streams (pipelined requests answered meanwhile).</summary>
+    private const long MaxDeferredBytes = 16 * 1024 * 1024;
+
+    private static readonly byte[] s_crlf = "\r\n"u8.ToArray();
+    private static readonly byte[] s_lastChunk = "0\r\n\r\n"u8.ToArray();
+
+    /// <summary>
+    /// Answers the oldest request with a response whose body is read from <paramref name="body"/> as it goes out, never
+    /// whole in memory: with Content-Length when the stream knows its length, chunked otherwise. The producer is read
+    /// only while less than <see cref="StreamHighWater"/> waits in the send queue. Responses to later requests sent
+    /// meanwhile wait and follow it in order.
+    /// </summary>
+    public async Task<bool> SendStreamAsync(HttpResponse response, Stream body, CancellationToken cancellationToken)
+    {
+        if (response.Store.BodyStart != 0)
+            throw new InvalidOperationException("The response already has a body; set only its start line and headers (SetBegin, SetHeader) before streaming a body.");
+        var answer = NextAnswer();
+        long? length = body.CanSeek ? body.Length - body.Position : null;
+        var framing = length is { } known ? $"Content-Length: {known}\r\n\r\n" : "Transfer-Encoding: chunked\r\n\r\n";
+        lock (_lock)
+            _deferred ??= new List<byte[]>();
+        var buffer = ArrayPool<byte>.Shared.Rent(StreamChunkSize);
+        var complete = false;
+        try
+        {
+            if (!_session.SendMessage(response.Cache.AsSpan(), Encoding.ASCII.GetBytes(framing), blocking: false))
+                return false;
+            if (!answer.HeadOnly)
+            {
+                while (true)
+                {
+                    var read = await body.ReadAsync(buffer.AsMemory(0, StreamChunkSize), cancellationToken).ConfigureAwait(false);
+                    if (read == 0)
+                        break;
+                    var sent = length == null
+                        ? _session.SendMessage(Encoding.ASCII.GetBytes(read.ToString("x") + "\r\n"), buffer.AsSpan(0, read), blocking: false) && _session.SendMessage(s_crlf, default, blocking: false)
+                        : _session.SendMessage(buffer.AsSpan(0, read), default, blocking: false);
+                    if (!sent)
+                        return false;
+                    if (_session.BytesPending > StreamHighWater && !await _session.FlushAsync(cancellationToken).ConfigureAwait(false))
+                        return false;
+                }
+                if (length == null && !_session.SendMessage(s_lastChunk, default, blocking: false))
+                    return false;
+            }
+            complete = true;
+            return true;
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(buffer);
+            // A body cut short leaves the client waiting for bytes that will not come: only closing tells it.
+            EndStream(closeAfter: answer.Close || !complete);
+        }
+    }
+
+    /// <summary>Keeps a response for after the streamed body under way; false when nothing is streaming.</summary>
+    private bool Defer(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body, bool close)
+    {
+        lock (_lock)
+        {
+            if (_deferred == null)
+                return false;
+            if (_deferredBytes + head.Length + body.Length > MaxDeferredBytes)
+            {
+                // A client pipelining past the bound while a body streams: the stream finishes, then the connection closes.
+                _deferred.Add(Array.Empty<byte>());
+                return true;
+            }
+            var bytes = new byte[head.Length + body.Length];
+            head.CopyTo(bytes);
+            body.CopyTo(bytes.AsSpan(head.Length));
+            _deferred.Add(bytes);
+            if (close)
+                _deferred.Add(Array.Empty<byte>());
+            _deferredBytes += bytes.Length;
+            return true;
+        }
+    }
+
+    /// <summary>Sends what waited behind the stream, in order; an empty entry marks a response after which to close.</summary>
+    private void EndStream(bool closeAfter)
+    {
+        List<byte[]> waiting;
+        lock (_lock)
+        {
+            waiting = _deferred ?? new List<byte[]>();
+            _deferred = null;
+            _deferredBytes = 0;
+        }
+        if (closeAfter)
+        {
+            _session.Disconnect();
+            return;
+        }
+        foreach (var bytes in waiting)
+        {
+            if (bytes.Length == 0)
+            {
+                _session.Disconnect();
+                return;
+            }
+            _session.SendMessage(bytes, default, blocking: false);
+        }
     }
 
     /// <summary>Sends prepared response bytes (cached static content) to the oldest request not answered yet.</summary>

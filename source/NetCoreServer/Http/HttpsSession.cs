@@ -86,6 +86,20 @@ public class HttpsSession : SslSession, IHttpServerSessionHost
     /// <returns>True when queued.</returns>
     public bool SendResponseAsync(HttpResponse response) => _http.SendResponse(response, blocking: false);
 
+    /// <summary>
+    /// Answers with a body read from <paramref name="body"/> as it goes out, never whole in memory: set only the start
+    /// line and headers of <paramref name="response"/> (SetBegin, SetHeader); Content-Length is added when the stream
+    /// knows its length, chunked framing otherwise. The stream is read only while less than 1 MiB waits in the send
+    /// queue (a slow client slows the producer); responses to later pipelined requests follow it in order. A body
+    /// that cannot be finished (read error, cancellation, disconnect) closes the connection.
+    /// </summary>
+    /// <param name="response">The response head.</param>
+    /// <param name="body">The body; read to its end, not disposed.</param>
+    /// <param name="cancellationToken">Stops reading the body (the connection is then closed).</param>
+    /// <returns>True when the whole response was handed to the socket.</returns>
+    public System.Threading.Tasks.Task<bool> SendResponseStreamAsync(HttpResponse response, System.IO.Stream body, System.Threading.CancellationToken cancellationToken = default)
+        => _http.SendStreamAsync(response, body, cancellationToken);
+
     /// <summary>Queues more body bytes of a response whose head declared them.</summary>
     /// <param name="body">Body text, sent as UTF-8.</param>
     /// <returns>True when queued.</returns>
@@ -165,4 +179,6 @@ public class HttpsSession : SslSession, IHttpServerSessionHost
     bool IHttpServerSessionHost.SendMessage(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body, bool blocking) => SendMessage(head, body, blocking);
 
     void IHttpServerSessionHost.Disconnect() => Disconnect();
+
+    System.Threading.Tasks.Task<bool> IHttpServerSessionHost.FlushAsync(System.Threading.CancellationToken cancellationToken) => FlushAsync(cancellationToken);
 }

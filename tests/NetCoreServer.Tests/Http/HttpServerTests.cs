@@ -7,6 +7,7 @@ using System.Net.Security;
 using System.Net.Sockets;
 using System.Text;
 using System.Text.RegularExpressions;
+using System.Threading;
 using System.Threading.Tasks;
 using NetCoreServer.Tests.Support;
 using NUnit.Framework;
@@ -140,6 +141,41 @@ public sealed class HttpServerTests
         {
             Directory.Delete(root, recursive: true);
         }
+    }
+
+    [TestCase("produced-52428800", false)]
+    [TestCase("fixed-3000000", true)]
+    public async Task AStreamedBodyReachesCurlWholeWithoutBeingHeldInMemory(string name, bool knownLength)
+    {
+        using var server = _transport.Start(new CacheApi(), out var port);
+        Interlocked.Exchange(ref ProducerStream.LargestPending, 0);
+        using var file = new TemporaryFile("");
+
+        var run = await Curl(port, "-D", "-", "-o", file.Path, Url(port, "/stream/" + name));
+
+        Assert.That(run.ExitCode, Is.EqualTo(0), run.Error);
+        Assert.That(run.Output, Does.Contain(knownLength ? "Content-Length: 3000000" : "Transfer-Encoding: chunked"), run.Output);
+        var received = File.ReadAllBytes(file.Path);
+        var expected = long.Parse(name[(name.LastIndexOf('-') + 1)..]);
+        Assert.That(received.LongLength, Is.EqualTo(expected), "every byte arrived");
+        for (var i = 0; i < received.Length; i += 4093)
+            Assert.That(received[i], Is.EqualTo(ProducerStream.At(i)), $"byte {i}");
+        if (!knownLength)
+            Assert.That(ProducerStream.LargestPending, Is.LessThan(4L * 1024 * 1024), "the producer ran only while little waited in the send queue (50 MiB streamed)");
+    }
+
+    [Test]
+    public async Task APipelinedRequestAfterAStreamedOneIsAnsweredAfterIt()
+    {
+        if (Secure)
+            Assert.Ignore("ordering is transport-independent; checked over plain HTTP");
+        using var server = _transport.Start(new CacheApi(), out var port);
+        using var socket = await Connect(port);
+
+        var answer = await Exchange(socket, "GET /stream/produced-200000 HTTP/1.1\r\nHost: x\r\n\r\nGET /fixed HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+
+        Assert.That(answer, Does.EndWith("Hello, World!"), "the second answer comes whole after the streamed body");
+        Assert.That(answer.IndexOf("0\r\n\r\nHTTP/1.1 200", StringComparison.Ordinal), Is.GreaterThan(200000), "the last chunk precedes the next response");
     }
 
     [Test]

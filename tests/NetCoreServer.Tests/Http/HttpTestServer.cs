@@ -22,6 +22,7 @@ internal sealed class CacheApi
 
     public int Headers;
 
+
     /// <summary>Answers one request through <paramref name="send"/>.</summary>
     public void Handle(HttpRequest request, HttpResponse response, Func<HttpResponse, bool> send)
     {
@@ -42,6 +43,7 @@ internal sealed class CacheApi
             case "GET" when url == "/fixed":
                 send(response.MakeGetResponse("Hello, World!"));
                 return;
+
             case "POST" or "PUT" when url.StartsWith("/api/cache", StringComparison.Ordinal):
                 _values[key] = request.Body;
                 send(response.MakeOkResponse());
@@ -53,6 +55,66 @@ internal sealed class CacheApi
                 send(response.MakeErrorResponse(404, "not found"));
                 return;
         }
+    }
+}
+
+/// <summary>Bodies to stream: "fixed-N" is N bytes with a known length, "produced-N" N bytes from a producer that cannot seek.</summary>
+internal sealed class ProducerStream : System.IO.Stream
+{
+    private readonly long _length;
+    private readonly StreamConnection _connection;
+    private long _position;
+
+    private ProducerStream(long length, StreamConnection connection)
+    {
+        _length = length;
+        _connection = connection;
+    }
+
+    /// <summary>Byte i of every streamed body.</summary>
+    public static byte At(long i) => (byte)(i * 31 + (i >> 8));
+
+    public static System.IO.Stream For(string name, StreamConnection connection)
+    {
+        var dash = name.LastIndexOf('-');
+        var length = long.Parse(name[(dash + 1)..]);
+        var stream = new ProducerStream(length, connection);
+        if (name.StartsWith("fixed", StringComparison.Ordinal))
+        {
+            var bytes = new byte[length];
+            for (var i = 0; i < length; i++)
+                bytes[i] = At(i);
+            return new System.IO.MemoryStream(bytes);
+        }
+        return stream;
+    }
+
+    public static long LargestPending;
+
+    public override bool CanRead => true;
+    public override bool CanSeek => false;
+    public override bool CanWrite => false;
+    public override long Length => throw new NotSupportedException();
+    public override long Position { get => _position; set => throw new NotSupportedException(); }
+    public override void Flush() { }
+    public override long Seek(long offset, System.IO.SeekOrigin origin) => throw new NotSupportedException();
+    public override void SetLength(long value) => throw new NotSupportedException();
+    public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
+
+    public override int Read(byte[] buffer, int offset, int count)
+    {
+        // Every read is a moment the producer runs: what waits in the send queue then is the memory streaming costs.
+        var pending = _connection.BytesPending + _connection.BytesSending;
+        long seen;
+        do
+        {
+            seen = Interlocked.Read(ref LargestPending);
+        } while (pending > seen && Interlocked.CompareExchange(ref LargestPending, pending, seen) != seen);
+        var n = (int)Math.Min(count, _length - _position);
+        for (var i = 0; i < n; i++)
+            buffer[offset + i] = At(_position + i);
+        _position += n;
+        return n;
     }
 }
 
@@ -91,6 +153,9 @@ public abstract class HttpTestTransport
 
     public abstract string Scheme { get; }
 
+    /// <summary>A response head for a streamed body: start line and headers only.</summary>
+    internal static HttpResponse StreamHead(HttpResponse response) => response.Clear().SetBegin(200).SetHeader("Content-Type", "application/octet-stream");
+
     public abstract override string ToString();
 
     private sealed class PlainTransport : HttpTestTransport
@@ -123,7 +188,13 @@ public abstract class HttpTestTransport
         {
             protected override void OnReceivedRequestHeader(HttpRequest request) => Interlocked.Increment(ref api.Headers);
 
-            protected override void OnReceivedRequest(HttpRequest request) => api.Handle(request, Response, SendResponseAsync);
+            protected override void OnReceivedRequest(HttpRequest request)
+            {
+                if (request.Url.StartsWith("/stream/", StringComparison.Ordinal))
+                    _ = SendResponseStreamAsync(StreamHead(Response), ProducerStream.For(request.Url["/stream/".Length..], this));
+                else
+                    api.Handle(request, Response, SendResponseAsync);
+            }
 
             protected override void OnReceivedRequestError(HttpRequest request, string error) => api.Errors.Enqueue(error);
         }
@@ -159,7 +230,13 @@ public abstract class HttpTestTransport
         {
             protected override void OnReceivedRequestHeader(HttpRequest request) => Interlocked.Increment(ref api.Headers);
 
-            protected override void OnReceivedRequest(HttpRequest request) => api.Handle(request, Response, SendResponseAsync);
+            protected override void OnReceivedRequest(HttpRequest request)
+            {
+                if (request.Url.StartsWith("/stream/", StringComparison.Ordinal))
+                    _ = SendResponseStreamAsync(StreamHead(Response), ProducerStream.For(request.Url["/stream/".Length..], this));
+                else
+                    api.Handle(request, Response, SendResponseAsync);
+            }
 
             protected override void OnReceivedRequestError(HttpRequest request, string error) => api.Errors.Enqueue(error);
         }
