@@ -1,6 +1,7 @@
 using System;
 using System.Buffers;
 using System.Net.Sockets;
+using System.Runtime.CompilerServices;
 using System.Threading;
 using System.Threading.Tasks;
 
@@ -43,7 +44,7 @@ internal sealed partial class StreamSessionEngine
             {
                 if (buffer == null)
                 {
-                    var ready = await _transport.ReceiveAsync(Memory<byte>.Empty).ConfigureAwait(false);
+                    var ready = await ReceiveAsync(Memory<byte>.Empty).ConfigureAwait(false);
                     if (!ready.Succeeded)
                     {
                         OnTransportError(ready.Error);
@@ -52,7 +53,7 @@ internal sealed partial class StreamSessionEngine
                     buffer = ArrayPool<byte>.Shared.Rent(size);
                 }
 
-                var result = await _transport.ReceiveAsync(buffer).ConfigureAwait(false);
+                var result = await ReceiveAsync(buffer).ConfigureAwait(false);
                 if (!result.Succeeded)
                 {
                     OnTransportError(result.Error);
@@ -102,6 +103,28 @@ internal sealed partial class StreamSessionEngine
             if (close)
                 CloseTransport();
             TryFinish();
+        }
+    }
+
+    /// <summary>One transport receive; while it is pending the loop counts as parked (see <see cref="Park"/>).</summary>
+    private ValueTask<IoResult> ReceiveAsync(Memory<byte> buffer)
+    {
+        var receive = _transport.ReceiveAsync(buffer);
+        return receive.IsCompleted ? receive : ParkedAsync(receive, Loops.Receive);
+    }
+
+    /// <summary>Awaits a transport call that did not complete at once, with <paramref name="loop"/> parked meanwhile.</summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private async ValueTask<IoResult> ParkedAsync(ValueTask<IoResult> pending, Loops loop)
+    {
+        Park(loop);
+        try
+        {
+            return await pending.ConfigureAwait(false);
+        }
+        finally
+        {
+            Unpark(loop);
         }
     }
 

@@ -86,6 +86,9 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
             else
                 _queue.Append(data);
             start = AcceptedLocked(length);
+            // Until the pool runs it the loop waits as a pending send does: a close need not wait for it (see Park).
+            if (start)
+                _parked |= Loops.Send;
         }
         if (start)
             ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: false);
@@ -93,7 +96,11 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     }
 
     /// <summary>Runs a deferred send loop (see <see cref="EnqueueDeferred"/>).</summary>
-    void IThreadPoolWorkItem.Execute() => RunSendLoop();
+    void IThreadPoolWorkItem.Execute()
+    {
+        Unpark(Loops.Send);
+        RunSendLoop();
+    }
 
     /// <summary>Queues <paramref name="data"/> and completes with true once it has been handed to the transport, false if the connection ends first.</summary>
     public Task<bool> EnqueueAndWait(ReadOnlySpan<byte> data, out SendStatus status)
@@ -228,7 +235,8 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     {
         while (NextBatchOrStop())
         {
-            var result = await _transport.SendAsync(_batch.Views).ConfigureAwait(false);
+            var send = _transport.SendAsync(_batch.Views);
+            var result = await (send.IsCompleted ? send : ParkedAsync(send, Loops.Send)).ConfigureAwait(false);
             if (!CompleteSend(result, direct: false))
                 return;
         }
