@@ -19,6 +19,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     private Queue<SendWaiter>? _waiters;
     private bool _ready;
     private bool _sendRunning;
+    private int _emptyRaising;
     private long _bytesSending;
     private long _bytesSent;
     private long _acceptedTotal;
@@ -245,7 +246,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     /// <summary>Takes the next batch (true), or gives up the sender role (false): then OnEmpty, a pending shutdown, or teardown.</summary>
     private bool NextBatchOrStop()
     {
-        bool closed;
+        bool closed, empty;
         lock (_lock)
         {
             closed = _closed;
@@ -257,13 +258,27 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
             _batch.Clear();
             _bytesSending = 0;
             _sendRunning = false;
+            // Decided here and counted until the hook returns: with the sender role given up, a disconnect could
+            // otherwise finish, OnDisconnected included, between the check and OnEmpty.
+            empty = !closed && _state == (int)SessionState.Connected;
+            if (empty)
+                _emptyRaising++;
         }
         if (closed)
+        {
             TryFinish();
-        else if (State == SessionState.Connected)
+        }
+        else if (empty)
+        {
             RunHook(HookKind.Sending, 0, static (e, _) => e._host.EngineEmpty());
+            lock (_lock)
+                _emptyRaising--;
+            TryFinish();
+        }
         else
+        {
             BeginShutdownIfDrained();
+        }
         return false;
     }
 

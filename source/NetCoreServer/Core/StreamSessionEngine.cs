@@ -100,6 +100,10 @@ internal sealed partial class StreamSessionEngine
         // The constructor's hold covers the connect hooks; a disconnect requested before they begin skips them all.
         if (!BeginHooks())
         {
+            // TLS: nothing can be sent before a handshake and none starts now, so a graceful end would only wait out
+            // the disconnect timeout (the default one: the hook that may set it did not run either).
+            if (_transport.Tls != null)
+                CloseTransport();
             Release();
             return;
         }
@@ -332,14 +336,14 @@ internal sealed partial class StreamSessionEngine
 
     /// <summary>
     /// Finishes once the socket is closed, each loop has stopped or waits in a transport call (see the remarks), and no
-    /// hook of the connect or disconnect phase runs. Disposes the transport once no loop is inside it any more.
+    /// hook of the connect or disconnect phase, nor an OnEmpty, runs. Disposes the transport once no loop is inside it.
     /// </summary>
     private void TryFinish()
     {
         bool finish, dispose;
         lock (_lock)
         {
-            finish = !_finished && _closed && _holds == 0 && _disconnecting == Phase.Done
+            finish = !_finished && _closed && _holds == 0 && _disconnecting == Phase.Done && _emptyRaising == 0
                 && (!_receiveRunning || (_parked & Loops.Receive) != 0)
                 && (!_sendRunning || (_parked & Loops.Send) != 0);
             if (finish)
