@@ -9,7 +9,8 @@ namespace NetCoreServer.Core;
 /// The only thing a stream transport (TCP, Unix socket, TLS) supplies to the session engine: its I/O.
 /// The engine guarantees at most one receive and at most one send (or shutdown) are outstanding at a time, starts
 /// neither before <see cref="HandshakeAsync"/> succeeded, and calls <see cref="IDisposable.Dispose"/> only after
-/// <see cref="Close"/> and after both loops have stopped.
+/// <see cref="Close"/> and after every call it made has returned (the connection itself may have ended before a call
+/// pending at the close returned).
 /// </summary>
 internal interface IStreamTransport : IDisposable
 {

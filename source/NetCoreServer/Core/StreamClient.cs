@@ -127,9 +127,12 @@ public abstract class StreamClient : StreamConnection
     }
 
     /// <summary>
-    /// Disconnects gracefully: data already accepted is delivered, the socket closes, OnDisconnected runs, and then
-    /// this returns (bounded by <see cref="StreamConnection.OptionDisconnectTimeout"/>). Called from inside one of this
-    /// client's hooks it does not wait. A connect under way is cancelled.
+    /// Disconnects gracefully: data already accepted is handed to the socket, the sending side is shut down (the server
+    /// sees end of stream after that data), the socket closes, OnDisconnected runs, and then this returns (bounded by
+    /// <see cref="StreamConnection.OptionDisconnectTimeout"/>). Unlike <see cref="DisconnectAndWaitAsync"/> it does not
+    /// wait for the server to end its side: a thread blocked here must not wait on a peer that may need the thread pool
+    /// this thread belongs to (a server in the same process). Called from inside one of this client's hooks it does not
+    /// wait. A connect under way is cancelled.
     /// </summary>
     /// <returns>False if neither connected nor connecting.</returns>
     public virtual bool Disconnect()
@@ -140,10 +143,17 @@ public abstract class StreamClient : StreamConnection
             return true;
         }
         var engine = Engine;
-        if (engine == null || !engine.Disconnect(NetCoreServer.DisconnectReason.Local))
+        if (engine == null || !engine.Disconnect(NetCoreServer.DisconnectReason.Local, linger: false))
             return false;
-        if (!IsInsideOwnHook)
-            engine.Completion.Wait(OptionDisconnectTimeout + TimeSpan.FromSeconds(1));
+        if (IsInsideOwnHook)
+            return true;
+        // Data the server does not read holds the disconnect up until the timeout; the engine's timer would close it
+        // then, but that timer runs on the thread pool, which callers blocked here can leave without a free thread.
+        if (!engine.Completion.Wait(OptionDisconnectTimeout))
+        {
+            engine.ExpireDisconnect();
+            engine.Completion.Wait(TimeSpan.FromSeconds(1));
+        }
         return true;
     }
 

@@ -1,6 +1,7 @@
 using System;
 using System.Buffers;
 using System.Net.Sockets;
+using System.Runtime.CompilerServices;
 using System.Threading;
 using System.Threading.Tasks;
 
@@ -51,7 +52,7 @@ internal sealed partial class StreamSessionEngine
             {
                 if (buffer == null)
                 {
-                    var ready = await _transport.ReceiveAsync(Memory<byte>.Empty).ConfigureAwait(false);
+                    var ready = await ReceiveAsync(Memory<byte>.Empty).ConfigureAwait(false);
                     if (!ready.Succeeded)
                     {
                         OnTransportError(ready.Error);
@@ -60,7 +61,7 @@ internal sealed partial class StreamSessionEngine
                     buffer = ArrayPool<byte>.Shared.Rent(size);
                 }
 
-                var result = await _transport.ReceiveAsync(buffer.AsMemory(filled)).ConfigureAwait(false);
+                var result = await ReceiveAsync(buffer.AsMemory(filled)).ConfigureAwait(false);
                 if (!result.Succeeded)
                 {
                     OnTransportError(result.Error);
@@ -160,6 +161,28 @@ internal sealed partial class StreamSessionEngine
         if (offset > 0)
             System.Buffer.BlockCopy(buffer, offset, buffer, 0, total - offset);
         return total - offset;
+    }
+
+    /// <summary>One transport receive; while it is pending the loop counts as parked (see <see cref="Park"/>).</summary>
+    private ValueTask<IoResult> ReceiveAsync(Memory<byte> buffer)
+    {
+        var receive = _transport.ReceiveAsync(buffer);
+        return receive.IsCompleted ? receive : ParkedAsync(receive, Loops.Receive);
+    }
+
+    /// <summary>Awaits a transport call that did not complete at once, with <paramref name="loop"/> parked meanwhile.</summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private async ValueTask<IoResult> ParkedAsync(ValueTask<IoResult> pending, Loops loop)
+    {
+        Park(loop);
+        try
+        {
+            return await pending.ConfigureAwait(false);
+        }
+        finally
+        {
+            Unpark(loop);
+        }
     }
 
     /// <summary>Blocking receive for hosts that do not run the receive loop (NetCoreServer's synchronous client pattern).</summary>

@@ -19,6 +19,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     private Queue<SendWaiter>? _waiters;
     private bool _ready;
     private bool _sendRunning;
+    private int _emptyRaising;
     private long _bytesSending;
     private long _bytesSent;
     private long _acceptedTotal;
@@ -133,6 +134,9 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
             else
                 _queue.Append(data);
             start = AcceptedLocked(length);
+            // Until the pool runs it the loop waits as a pending send does: a close need not wait for it (see Park).
+            if (start)
+                _parked |= Loops.Send;
         }
         if (start)
             ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: false);
@@ -140,7 +144,11 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     }
 
     /// <summary>Runs a deferred send loop (see <see cref="EnqueueDeferred"/>).</summary>
-    void IThreadPoolWorkItem.Execute() => RunSendLoop();
+    void IThreadPoolWorkItem.Execute()
+    {
+        Unpark(Loops.Send);
+        RunSendLoop();
+    }
 
     /// <summary>Queues <paramref name="data"/> and completes with true once it has been handed to the transport, false if the connection ends first.</summary>
     public Task<bool> EnqueueAndWait(ReadOnlySpan<byte> data, out SendStatus status)
@@ -286,7 +294,8 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     {
         while (NextBatchOrStop())
         {
-            var result = await _transport.SendAsync(_batch.Views).ConfigureAwait(false);
+            var send = _transport.SendAsync(_batch.Views);
+            var result = await (send.IsCompleted ? send : ParkedAsync(send, Loops.Send)).ConfigureAwait(false);
             if (!CompleteSend(result, direct: false))
                 return;
         }
@@ -295,7 +304,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     /// <summary>Takes the next batch (true), or gives up the sender role (false): then OnEmpty, a pending shutdown, or teardown.</summary>
     private bool NextBatchOrStop()
     {
-        bool closed;
+        bool closed, empty;
         lock (_lock)
         {
             closed = _closed;
@@ -307,13 +316,27 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
             _batch.Clear();
             _bytesSending = 0;
             _sendRunning = false;
+            // Decided here and counted until the hook returns: with the sender role given up, a disconnect could
+            // otherwise finish, OnDisconnected included, between the check and OnEmpty.
+            empty = !closed && _state == (int)SessionState.Connected;
+            if (empty)
+                _emptyRaising++;
         }
         if (closed)
+        {
             TryFinish();
-        else if (State == SessionState.Connected)
+        }
+        else if (empty)
+        {
             RunHook(HookKind.Sending, 0, static (e, _) => e._host.EngineEmpty());
+            lock (_lock)
+                _emptyRaising--;
+            TryFinish();
+        }
         else
+        {
             BeginShutdownIfDrained();
+        }
         return false;
     }
 

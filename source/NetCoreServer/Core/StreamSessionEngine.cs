@@ -14,9 +14,16 @@ namespace NetCoreServer.Core;
 /// Hook order, each at most once: Connecting, Connected, (TLS: Handshaking, Handshaked), Empty, data hooks,
 /// Disconnecting, Disconnected. The connect-phase hooks hold teardown back: a disconnect requested while one of them
 /// runs takes effect when it returns, so OnDisconnecting never overlaps or precedes OnConnected. OnDisconnected runs
-/// last, after the socket is closed, both loops have stopped and OnDisconnecting has returned. A connection
-/// disconnected before its hooks began (a server stopping between accept and start) raises none of them.
+/// last, after the socket is closed, both loops have stopped (or wait in a transport call, see below) and
+/// OnDisconnecting has returned. A connection disconnected before its hooks began (a server stopping between accept and start) raises none of them.
 /// All lifecycle fields are guarded by <see cref="_lock"/>, which is never held while a hook runs.
+/// <para>
+/// Once the engine has closed the transport, a loop still waiting in a transport call (or a deferred send loop the
+/// pool has not started yet) holds nothing up: on Linux the runtime completes that call, even when it only reports the
+/// abort, through the thread pool, and a connection must end (and a Stop or a client's Disconnect return) even while
+/// code elsewhere keeps every pool thread blocked. Such a loop raises no hook when it resumes; it only gives back its
+/// buffers, and the transport is disposed after it.
+/// </para>
 /// </remarks>
 internal sealed partial class StreamSessionEngine
 {
@@ -32,11 +39,14 @@ internal sealed partial class StreamSessionEngine
     private int _holds = 1;
     private bool _hooksStarted;
     private bool _graceful;
+    private bool _linger;
     private Phase _disconnecting;
     private bool _shutdownStarted;
     private bool _shutdownDone;
     private volatile bool _closed;
     private bool _finished;
+    private bool _transportDisposed;
+    private Loops _parked;
     private Timer? _disconnectTimer;
 
     public StreamSessionEngine(IStreamTransport transport, IStreamSessionHost host, EngineOptions options)
@@ -53,6 +63,15 @@ internal sealed partial class StreamSessionEngine
         NotRaised,
         Raising,
         Done,
+    }
+
+    /// <summary>The engine's two I/O loops, as flags for <see cref="_parked"/>.</summary>
+    [Flags]
+    private enum Loops
+    {
+        None = 0,
+        Receive = 1,
+        Send = 2,
     }
 
     public SessionState State => (SessionState)_state;
@@ -81,6 +100,10 @@ internal sealed partial class StreamSessionEngine
         // The constructor's hold covers the connect hooks; a disconnect requested before they begin skips them all.
         if (!BeginHooks())
         {
+            // TLS: nothing can be sent before a handshake and none starts now, so a graceful end would only wait out
+            // the disconnect timeout (the default one: the hook that may set it did not run either).
+            if (_transport.Tls != null)
+                CloseTransport();
             Release();
             return;
         }
@@ -173,8 +196,14 @@ internal sealed partial class StreamSessionEngine
     /// is shut down and the socket closes when the peer ends its stream or <see cref="EngineOptions.DisconnectTimeout"/>
     /// passes (a zero timeout closes at once).
     /// </summary>
+    /// <param name="reason">Why, if this is the first disconnect.</param>
+    /// <param name="linger">
+    /// Wait for the peer's end of stream before closing (the default). Without it the socket closes as soon as the
+    /// sending side is shut down: for a caller that blocks until the end, whose peer may need this very thread pool
+    /// (an in-process server) to answer.
+    /// </param>
     /// <returns>False when a disconnect had already started.</returns>
-    public bool Disconnect(DisconnectReason reason)
+    public bool Disconnect(DisconnectReason reason, bool linger = true)
     {
         var timeout = _options.DisconnectTimeout;
         if (timeout <= TimeSpan.Zero)
@@ -184,11 +213,17 @@ internal sealed partial class StreamSessionEngine
             CloseTransport();
             return true;
         }
-        if (!EnterDisconnecting(reason, graceful: true))
+        if (!EnterDisconnecting(reason, graceful: true, linger))
             return false;
         ArmDisconnectTimer(timeout);
         return true;
     }
+
+    /// <summary>
+    /// What the disconnect timer does, for a caller that has waited that long itself: closes a graceful disconnect that
+    /// has not finished. The timer runs on the thread pool, which that caller's own wait may be keeping busy.
+    /// </summary>
+    public void ExpireDisconnect() => OnDisconnectTimeout();
 
     /// <summary>Closes at once, dropping queued data (errors, a server stop past its timeout, handler failures).</summary>
     public void Abort(DisconnectReason reason)
@@ -197,7 +232,7 @@ internal sealed partial class StreamSessionEngine
         CloseTransport();
     }
 
-    private bool EnterDisconnecting(DisconnectReason reason, bool graceful)
+    private bool EnterDisconnecting(DisconnectReason reason, bool graceful, bool linger = true)
     {
         bool raise;
         lock (_lock)
@@ -207,6 +242,7 @@ internal sealed partial class StreamSessionEngine
             _state = (int)SessionState.Disconnecting;
             Volatile.Write(ref _reason, (int)reason);
             _graceful = graceful;
+            _linger = linger;
             raise = _holds == 0;
             if (raise)
                 _disconnecting = Phase.Raising;
@@ -229,7 +265,7 @@ internal sealed partial class StreamSessionEngine
 
     /// <summary>
     /// A graceful disconnect whose OnDisconnecting has returned and whose accepted data is all out: send end of stream,
-    /// then close once the peer has ended its stream too (or the receive loop is not running).
+    /// then close once the peer has ended its stream too (or the receive loop is not running, or no lingering was asked).
     /// </summary>
     private void BeginShutdownIfDrained()
     {
@@ -250,7 +286,7 @@ internal sealed partial class StreamSessionEngine
         lock (_lock)
         {
             _shutdownDone = true;
-            close = !_receiveRunning;
+            close = !_receiveRunning || !_linger;
         }
         if (close)
             CloseTransport();
@@ -298,21 +334,58 @@ internal sealed partial class StreamSessionEngine
         TryFinish();
     }
 
-    /// <summary>Finishes once the socket is closed, both loops have stopped and no hook of the connect or disconnect phase runs.</summary>
+    /// <summary>
+    /// Finishes once the socket is closed, each loop has stopped or waits in a transport call (see the remarks), and no
+    /// hook of the connect or disconnect phase, nor an OnEmpty, runs. Disposes the transport once no loop is inside it.
+    /// </summary>
     private void TryFinish()
     {
+        bool finish, dispose;
         lock (_lock)
         {
-            if (_finished || !_closed || _receiveRunning || _sendRunning || _holds > 0 || _disconnecting != Phase.Done)
-                return;
-            _finished = true;
-            _state = (int)SessionState.Disconnected;
+            finish = !_finished && _closed && _holds == 0 && _disconnecting == Phase.Done && _emptyRaising == 0
+                && (!_receiveRunning || (_parked & Loops.Receive) != 0)
+                && (!_sendRunning || (_parked & Loops.Send) != 0);
+            if (finish)
+            {
+                _finished = true;
+                _state = (int)SessionState.Disconnected;
+            }
+            dispose = _finished && !_transportDisposed && !_receiveRunning && !_sendRunning;
+            if (dispose)
+                _transportDisposed = true;
         }
-        _transport.Dispose();
+        if (dispose)
+            _transport.Dispose();
+        if (!finish)
+            return;
         if (_hooksStarted)
             RunHook(HookKind.Other, 0, static (e, _) => e._host.EngineDisconnected());
         _host.EngineReleased();
         _completion.TrySetResult();
+    }
+
+    /// <summary>
+    /// Marks <paramref name="loop"/> as waiting in a transport call that did not complete at once. Called after the call
+    /// started: if the close came in between, the finish it attempted skipped this loop, so it is attempted again.
+    /// </summary>
+    private void Park(Loops loop)
+    {
+        bool closed;
+        lock (_lock)
+        {
+            _parked |= loop;
+            closed = _closed;
+        }
+        if (closed)
+            TryFinish();
+    }
+
+    /// <summary>The transport call of <paramref name="loop"/> returned; the loop runs engine code again.</summary>
+    private void Unpark(Loops loop)
+    {
+        lock (_lock)
+            _parked &= ~loop;
     }
 
     private void OnTransportError(SocketError error)

@@ -89,6 +89,70 @@ public sealed class EngineLifecycleTests
         }
     }
 
+    [Test]
+    public async Task AConnectionClosedWhileItsReceiveWaitsEndsWithoutWaitingForThatReceiveToReturn()
+    {
+        var transport = new LateAbortTransport(tls: false);
+        var host = new RecordingHost();
+        var engine = Start(transport, host);
+        engine.StartReceiving();
+
+        engine.Abort(DisconnectReason.Local);
+
+        // The runtime reports the abort of the pending receive through the thread pool, which may have no free thread.
+        Assert.That(engine.Completion.IsCompleted, Is.True, "OnDisconnected ran before Abort returned, with the aborted receive not returned yet");
+        Assert.That(host.Log.Snapshot(), Is.EqualTo(new[] { "disconnecting", "disconnected" }));
+        Assert.That(host.Released, Is.True, "the host was released");
+        Assert.That(transport.Disposed.IsCompleted, Is.False, "the transport is not disposed while a receive is inside it");
+
+        transport.CompleteReceive(IoResult.Failed(SocketError.OperationAborted));
+        await Wait.For(transport.Disposed, "the transport disposed once the receive returned");
+        Assert.That(host.Log.Snapshot(), Is.EqualTo(new[] { "disconnecting", "disconnected" }), "no hook after OnDisconnected");
+    }
+
+    [Test]
+    public async Task OnDisconnectedWaitsForAnOnEmptyThatIsStillRunning()
+    {
+        var transport = new InMemoryTransport();
+        var host = new RecordingHost();
+        var engine = Start(transport, host);
+        var entered = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        using var release = new ManualResetEventSlim();
+        host.OnEmpty = () =>
+        {
+            entered.TrySetResult();
+            release.Wait(Wait.Default);
+        };
+
+        // The send completes at once; the sender then gives up its role and raises OnEmpty, which blocks.
+        var sending = Task.Run(() => engine.Enqueue(new byte[10]));
+        await Wait.For(entered.Task, "OnEmpty entered after the send");
+        engine.Abort(DisconnectReason.Local);
+
+        Assert.That(engine.Completion.IsCompleted, Is.False, $"OnDisconnected waits while OnEmpty runs; hooks: [{string.Join(", ", host.Log.Snapshot())}]");
+        release.Set();
+        await Wait.For(sending, "Enqueue returned once OnEmpty did");
+        await Wait.For(engine.Completion, "OnDisconnected once OnEmpty returned");
+        Assert.That(host.Log.Snapshot()[^1], Is.EqualTo("disconnected"), $"nothing after OnDisconnected: [{string.Join(", ", host.Log.Snapshot())}]");
+    }
+
+    [Test]
+    public async Task ATlsConnectionStoppedBeforeItsHooksBeganClosesAtOnce()
+    {
+        var transport = new LateAbortTransport(tls: true);
+        var host = new RecordingHost();
+        var timeout = TimeSpan.FromSeconds(30);
+        var engine = new StreamSessionEngine(transport, host, new EngineOptions { DisconnectTimeout = timeout });
+
+        // A server that stops between accepting the connection and starting it.
+        Assert.That(engine.Disconnect(DisconnectReason.ServerStopped), Is.True);
+        _ = engine.StartAccepted();
+
+        await Wait.For(engine.Completion, $"the connection closed without waiting out its {timeout.TotalSeconds} s disconnect timeout (nothing can be sent before a TLS handshake, and none starts now)", timeout / 3);
+        Assert.That(transport.Closed, Is.True, "the transport was closed");
+        Assert.That(host.Log.Snapshot(), Is.Empty, "no hook for a connection stopped before its hooks began");
+    }
+
     /// <summary>A blocking Send that waits for the test; asynchronous operations never complete until closed.</summary>
     private sealed class GatedSendTransport : IStreamTransport
     {
@@ -165,5 +229,51 @@ public sealed class EngineLifecycleTests
         public void Dispose()
         {
         }
+    }
+
+    /// <summary>
+    /// Receives wait until the test completes them, and Close does not complete them: the runtime's abort arrives late
+    /// when the thread pool it is delivered through has no free thread. Optionally stands for TLS, whose handshake never
+    /// starts in these tests.
+    /// </summary>
+    private sealed class LateAbortTransport(bool tls) : IStreamTransport, ITlsInfo
+    {
+        private readonly TaskCompletionSource<IoResult> _receive = new(TaskCreationOptions.RunContinuationsAsynchronously);
+        private readonly TaskCompletionSource _disposed = new(TaskCreationOptions.RunContinuationsAsynchronously);
+        private volatile bool _closed;
+
+        public bool Closed => _closed;
+
+        public Task Disposed => _disposed.Task;
+
+        public ITlsInfo? Tls => tls ? this : null;
+
+        public bool IsHandshaked => false;
+
+        public Exception? HandshakeException => null;
+
+        public System.Security.Authentication.SslProtocols Protocol => System.Security.Authentication.SslProtocols.None;
+
+        public System.Net.Security.SslApplicationProtocol ApplicationProtocol => default;
+
+        public System.Security.Cryptography.X509Certificates.X509Certificate? RemoteCertificate => null;
+
+        public void CompleteReceive(IoResult result) => _receive.TrySetResult(result);
+
+        public ValueTask<SocketError> HandshakeAsync() => new(new TaskCompletionSource<SocketError>().Task);
+
+        public ValueTask<IoResult> ReceiveAsync(Memory<byte> buffer) => new(_receive.Task);
+
+        public ValueTask<IoResult> SendAsync(IReadOnlyList<ArraySegment<byte>> batch) => new(new TaskCompletionSource<IoResult>().Task);
+
+        public IoResult Send(ReadOnlySpan<byte> data) => IoResult.Failed(SocketError.WouldBlock);
+
+        public IoResult Receive(Span<byte> buffer) => IoResult.Failed(SocketError.WouldBlock);
+
+        public ValueTask ShutdownSendAsync() => ValueTask.CompletedTask;
+
+        public void Close() => _closed = true;
+
+        public void Dispose() => _disposed.TrySetResult();
     }
 }

@@ -44,7 +44,14 @@ internal sealed class RecordingHost : IStreamSessionHost
 
     public void EngineSent(long sent, long pending) => Log.Add("sent");
 
-    public void EngineEmpty() => Log.Add("empty");
+    /// <summary>Runs inside the empty hook, after it is logged.</summary>
+    public Action? OnEmpty { get; set; }
+
+    public void EngineEmpty()
+    {
+        Log.Add("empty");
+        OnEmpty?.Invoke();
+    }
 
     public void EngineError(SocketError error) => Log.Add("error " + error);
 

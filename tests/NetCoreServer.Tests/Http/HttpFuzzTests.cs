@@ -17,6 +17,7 @@ namespace NetCoreServer.Tests.Http;
 /// HTTP_FUZZ_SEED to replay one.
 /// </summary>
 [TestFixture]
+[NonParallelizable] // its memory check reads the whole process's heap: other fixtures must not allocate meanwhile
 public sealed class HttpFuzzTests
 {
     private const int RequestInputs = 1_000_000;

@@ -137,4 +137,16 @@ public sealed class HttpWireTests
             Assert.That(async () => await Wait.For(malformed.Get("/", TimeSpan.FromSeconds(5)), "malformed response"), Throws.InstanceOf<InvalidDataException>());
         await garbage;
     }
+
+    [Test]
+    public async Task APipelinedRequestAfterAStreamedOneIsAnsweredAfterIt()
+    {
+        using var server = _transport.Start(new CacheApi(), out var port);
+        using var socket = await Connect(port);
+
+        var answer = await Exchange(socket, "GET /stream/produced-200000 HTTP/1.1\r\nHost: x\r\n\r\nGET /fixed HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+
+        Assert.That(answer, Does.EndWith("Hello, World!"), "the second answer comes whole after the streamed body");
+        Assert.That(answer.IndexOf("0\r\n\r\nHTTP/1.1 200", StringComparison.Ordinal), Is.GreaterThan(200000), "the last chunk precedes the next response");
+    }
 }
