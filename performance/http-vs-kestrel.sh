@@ -11,7 +11,8 @@
 # over https, TRACE with a $MESSAGE_SIZE-byte body over http, over https), it runs ours, then Kestrel, each on a freshly
 # started server (port 0, read back from its "listening" line): a ${WARMUP_SECONDS:-2} s wrk warm-up that is not
 # counted (JIT tiering, TLS session setup), then `wrk -t1 -c$CONNECTIONS -d${SECONDS_PER_RUN}s`. It prints requests/s
-# of every run, then per case the median of each server and the ratio ours/Kestrel of the medians.
+# of every run, then per case the median of each server, the ratio ours/Kestrel of the medians, and the ratio within
+# each round (ours and Kestrel ran one after the other) with its median, which drifting load on the machine disturbs less.
 # The machine is shared: the load average is printed before and after, and only medians and ratios are meant to be
 # read, never one absolute figure. A run with non-2xx answers, socket errors or no answer at all is flagged, and the
 # script then exits 1.
@@ -183,6 +184,22 @@ median() {
         | awk '{ v[NR] = $1 } END { if (NR == 0) print 0; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
+# paired CASE: ours/Kestrel of each round (the two runs were next to each other in time, so a load change on the shared
+# machine mostly hits both), then their median after a colon.
+paired() {
+    awk -F '\t' -v c="$1" '$2 == c { rate[$1 "," $3] = $4; if ($1 > rounds) rounds = $1 }
+        END {
+            for (r = 1; r <= rounds; r++) {
+                k = rate[r ",kestrel"]
+                q[r] = k > 0 ? rate[r ",ours"] / k : 0
+                printf "%s%.2f", (r > 1 ? " " : ""), q[r]
+            }
+            for (i = 1; i <= rounds; i++) for (j = i + 1; j <= rounds; j++) if (q[j] < q[i]) { t = q[i]; q[i] = q[j]; q[j] = t }
+            m = rounds % 2 ? q[(rounds + 1) / 2] : (q[rounds / 2] + q[rounds / 2 + 1]) / 2
+            printf " : %.2f", m
+        }' "$RESULTS"
+}
+
 # runs CASE SERVER: that case's requests/s of every round, in round order, for the summary.
 runs() {
     awk -F '\t' -v c="$1" -v s="$2" '$2 == c && $3 == s { printf "%s%.0f", (n++ ? " " : ""), $4 }' "$RESULTS"
@@ -210,14 +227,15 @@ echo "  (load average after: $(cut -d ' ' -f 1-3 /proc/loadavg))"
 
 echo
 echo "Summary: requests/s, median of $ROUNDS runs each (fixed = GET /fixed; trace = TRACE with a $MESSAGE_SIZE-byte body)"
-printf '%-12s %14s %14s %12s   %-30s %s\n' "Case" "ours" "Kestrel" "ours/Kestrel" "ours, per round" "Kestrel, per round"
-printf '%-12s %14s %14s %12s   %-30s %s\n' "----" "----" "-------" "------------" "---------------" "------------------"
+printf '%-12s %10s %10s %13s   %-24s %-24s %s\n' "Case" "ours" "Kestrel" "ours/Kestrel" "ours, per round" "Kestrel, per round" "paired ratios : median"
+printf '%-12s %10s %10s %13s   %-24s %-24s %s\n' "----" "----" "-------" "------------" "---------------" "------------------" "----------------------"
 for case in "${CASES[@]}"; do
     ours="$(median "$case" ours)"
     kestrel="$(median "$case" kestrel)"
     ratio="$(awk -v a="$ours" -v b="$kestrel" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')"
-    printf '%-12s %14.0f %14.0f %12s   %-30s %s\n' "$case" "$ours" "$kestrel" "$ratio" "$(runs "$case" ours)" "$(runs "$case" kestrel)"
+    printf '%-12s %10.0f %10.0f %13s   %-24s %-24s %s\n' "$case" "$ours" "$kestrel" "$ratio" "$(runs "$case" ours)" "$(runs "$case" kestrel)" "$(paired "$case")"
 done
+echo "ours/Kestrel: ratio of the medians; paired ratios: ours/Kestrel within each round, then their median."
 echo "wrk outputs and server logs: $OUT"
 if (( flagged )); then
     echo "http-vs-kestrel.sh: some runs had non-2xx answers, socket errors or no answers (marked above)" >&2
