@@ -7,6 +7,8 @@ namespace NetCoreServer.Performance.EchoClient;
 /// Echo benchmark client: each of <c>-c</c> clients keeps <c>-m</c> messages of <c>-s</c> bytes in flight against an
 /// echo server (tcp, ssl, uds or udp) for <c>-z</c> seconds; messages are counted as received bytes divided by the message size.
 /// Over udp each message is one datagram; see <see cref="EchoUdpClient"/> for how lost ones are replaced and counted.
+/// Over http and https each message is one TRACE request with a body of <c>-s</c> bytes, <c>-m</c> of them pipelined,
+/// and its response; see <see cref="TraceClientLogic"/>.
 /// </summary>
 internal static class Program
 {
@@ -14,8 +16,7 @@ internal static class Program
         .Add("tcp", options => EchoClientLogic.For(options, echo => new EchoTcpClient(options.Address, options.ResolvedPort, echo)))
         .Add("ssl", options =>
         {
-            // One context for all clients, trusting the authority of --ca (see DevelopmentTls).
-            var context = new SslContext(DevelopmentTls.ClientProtocols, DevelopmentTls.TrustAuthority(options.Authority));
+            var context = TlsContext(options);
             return EchoClientLogic.For(options, echo => new EchoSslClient(context, options.Address, options.ResolvedPort, echo));
         })
         .Add("uds", options => EchoClientLogic.For(options, echo => new EchoUdsClient(options.ResolvedPath, echo)))
@@ -24,7 +25,17 @@ internal static class Program
             // -m datagrams of -s bytes in flight per client, all sharing one message buffer (sending copies it).
             var message = EchoUdpClient.CreateMessage(options.Size);
             return meter => new EchoUdpClient(options.Address, options.ResolvedPort, options.Messages, message, meter);
+        })
+        .Add("http", options => TraceClientLogic.For(options, trace => new EchoHttpClient(options.Address, options.ResolvedPort, trace)))
+        .Add("https", options =>
+        {
+            var context = TlsContext(options);
+            return TraceClientLogic.For(options, trace => new EchoHttpsClient(context, options.Address, options.ResolvedPort, trace));
         });
+
+    // One context for all clients, trusting the authority of --ca (see DevelopmentTls).
+    private static SslContext TlsContext(EchoClientOptions options)
+        => new(DevelopmentTls.ClientProtocols, DevelopmentTls.TrustAuthority(options.Authority));
 
     private static Task<int> Main(string[] args) => ClientHost.RunAsync(args, s_protocols, Protocols.DefaultSocketPath("echo"));
 }

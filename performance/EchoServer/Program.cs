@@ -3,17 +3,25 @@ using NetCoreServer.Performance.Common;
 
 namespace NetCoreServer.Performance.EchoServer;
 
-/// <summary>Echo benchmark server: sends every received chunk back to its sender, over tcp, ssl or uds (<c>--protocol</c>), or every datagram to its sender over udp.</summary>
+/// <summary>
+/// Echo benchmark server: sends every received chunk back to its sender, over tcp, ssl or uds (<c>--protocol</c>), or
+/// every datagram to its sender over udp. Over http and https it answers NetCoreServer's trace round trip (TRACE gets
+/// the request back as <c>message/http</c>) and <c>GET /fixed</c> with "Hello, World!", the two routes
+/// performance/KestrelServer serves too.
+/// </summary>
 internal static class Program
 {
     private static readonly ProtocolCatalog<ServerFactory<ServerOptions>> s_protocols = new ProtocolCatalog<ServerFactory<ServerOptions>>()
         .Add("tcp", options => new EchoTcpServer(options.Address, options.ResolvedPort))
-        // TLS 1.2 or 1.3 with the certificate of --cert (see DevelopmentTls).
-        .Add("ssl", options => new EchoSslServer(
-            new SslContext(DevelopmentTls.ServerProtocols, DevelopmentTls.LoadServerCertificate(options.Certificate, options.Password)),
-            options.Address, options.ResolvedPort))
+        .Add("ssl", options => new EchoSslServer(TlsContext(options), options.Address, options.ResolvedPort))
         .Add("uds", options => new EchoUdsServer(options.ResolvedPath))
-        .Add("udp", options => new EchoUdpServer(options.Address, options.ResolvedPort));
+        .Add("udp", options => new EchoUdpServer(options.Address, options.ResolvedPort))
+        .Add("http", options => new EchoHttpServer(options.Address, options.ResolvedPort))
+        .Add("https", options => new EchoHttpsServer(TlsContext(options), options.Address, options.ResolvedPort));
+
+    // TLS 1.2 or 1.3 with the certificate of --cert (see DevelopmentTls).
+    private static SslContext TlsContext(ServerOptions options)
+        => new(DevelopmentTls.ServerProtocols, DevelopmentTls.LoadServerCertificate(options.Certificate, options.Password));
 
     private static Task<int> Main(string[] args) => ServerHost.RunAsync(args, "Echo server", s_protocols, Protocols.DefaultSocketPath("echo"));
 }

@@ -1,0 +1,85 @@
+using System;
+using System.Globalization;
+using System.Net;
+
+namespace NetCoreServer.Performance.KestrelServer;
+
+/// <summary>
+/// The command line: <c>PORT [http|https] [--address A] [--lifetime SECONDS] [--cert FILE] [--password P]</c>. PORT 0
+/// picks a free one, printed in the "listening" line; the address defaults to 127.0.0.1; the lifetime (default 0,
+/// none) stops the server by itself, a safety net for scripts and tests; the certificate defaults to the one our
+/// benchmarks serve (see <see cref="Common.DevelopmentTls"/>).
+/// </summary>
+internal sealed class KestrelOptions
+{
+    public const string Usage = "usage: KestrelServer PORT [http|https] [--address 127.0.0.1] [--lifetime SECONDS] [--cert FILE] [--password qwerty]";
+
+    public int Port { get; private set; }
+
+    public bool Https { get; private set; }
+
+    public IPAddress Address { get; private set; } = IPAddress.Loopback;
+
+    public int Lifetime { get; private set; }
+
+    public string? Certificate { get; private set; }
+
+    public string Password { get; private set; } = Common.DevelopmentTls.DefaultPassword;
+
+    public string Scheme => Https ? "https" : "http";
+
+    /// <summary>The options, or null with <paramref name="error"/> saying what is wrong.</summary>
+    public static KestrelOptions? Parse(string[] args, out string? error)
+    {
+        var options = new KestrelOptions();
+        var positional = 0;
+        for (var i = 0; i < args.Length; i++)
+        {
+            var argument = args[i];
+            if (argument.StartsWith("--", StringComparison.Ordinal))
+            {
+                if (i + 1 == args.Length)
+                {
+                    error = $"{argument} needs a value";
+                    return null;
+                }
+                var value = args[++i];
+                switch (argument)
+                {
+                    case "--address" when IPAddress.TryParse(value, out var address):
+                        options.Address = address;
+                        break;
+                    case "--lifetime" when int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var seconds):
+                        options.Lifetime = seconds;
+                        break;
+                    case "--cert":
+                        options.Certificate = value;
+                        break;
+                    case "--password":
+                        options.Password = value;
+                        break;
+                    default:
+                        error = $"unknown option or bad value: {argument} {value}";
+                        return null;
+                }
+            }
+            else if (positional == 0 && int.TryParse(argument, NumberStyles.None, CultureInfo.InvariantCulture, out var port) && port <= 65535)
+            {
+                options.Port = port;
+                positional++;
+            }
+            else if (positional == 1 && argument is "http" or "https")
+            {
+                options.Https = argument == "https";
+                positional++;
+            }
+            else
+            {
+                error = $"unexpected argument '{argument}'";
+                return null;
+            }
+        }
+        error = positional == 0 ? "the port is missing" : null;
+        return error is null ? options : null;
+    }
+}

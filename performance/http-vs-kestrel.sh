@@ -1,0 +1,243 @@
+#!/usr/bin/env bash
+# Our HTTP server against ASP.NET Core's Kestrel, both driven by wrk (a client nobody here wrote), over loopback.
+#
+#   performance/http-vs-kestrel.sh                  # 3 rounds, 10 s per run
+#   ROUNDS=5 SECONDS_PER_RUN=5 performance/http-vs-kestrel.sh
+#
+# Builds performance/EchoServer (ours, --protocol http|https) and performance/KestrelServer (the baseline: a minimal-API
+# app on Kestrel, HTTP/1.1, logging off, same GC mode, same development certificate) in Release. Both serve the same two
+# routes: GET /fixed answers "Hello, World!" as text/plain, TRACE answers 200 message/http with the request (head and
+# body) as NetCoreServer's MakeTraceResponse does. Then, for each of $ROUNDS rounds and each case (GET /fixed over http,
+# over https, TRACE with a $MESSAGE_SIZE-byte body over http, over https), it runs ours, then Kestrel, each on a freshly
+# started server (port 0, read back from its "listening" line): a ${WARMUP_SECONDS:-2} s wrk warm-up that is not
+# counted (JIT tiering, TLS session setup), then `wrk -t1 -c$CONNECTIONS -d${SECONDS_PER_RUN}s`. It prints requests/s
+# of every run, then per case the median of each server, the ratio ours/Kestrel of the medians, and the ratio within
+# each round (ours and Kestrel ran one after the other) with its median, which drifting load on the machine disturbs less.
+# The machine is shared: the load average is printed before and after, and only medians and ratios are meant to be
+# read, never one absolute figure. A run with non-2xx answers, socket errors or no answer at all is flagged, and the
+# script then exits 1.
+#
+# Environment: ROUNDS (3), SECONDS_PER_RUN (10), WARMUP_SECONDS (2), CONNECTIONS (100), MESSAGE_SIZE (32, the TRACE
+# body), HTTP_BENCH_OUT (artifacts/http-vs-kestrel: wrk outputs, server logs, results.tsv).
+# Needs the .NET SDK (with the ASP.NET Core shared framework, part of the SDK) and wrk (apt package wrk).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ROUNDS="${ROUNDS:-3}"
+SECONDS_PER_RUN="${SECONDS_PER_RUN:-10}"
+WARMUP_SECONDS="${WARMUP_SECONDS:-2}"
+CONNECTIONS="${CONNECTIONS:-100}"
+MESSAGE_SIZE="${MESSAGE_SIZE:-32}"
+OUT="${HTTP_BENCH_OUT:-$ROOT/artifacts/http-vs-kestrel}"
+ADDRESS=127.0.0.1
+
+START_TIMEOUT=30                                            # seconds for a server to print its "listening" line
+STOP_TIMEOUT=10                                             # seconds for a server to exit after SIGTERM
+WRK_TIMEOUT=$((SECONDS_PER_RUN + WARMUP_SECONDS + 30))
+SERVER_LIFETIME=$((START_TIMEOUT + WRK_TIMEOUT + 60))       # a server stops by itself even if this script is killed
+
+export DOTNET_NOLOGO=1 DOTNET_CLI_TELEMETRY_OPTOUT=1
+
+for setting in ROUNDS SECONDS_PER_RUN CONNECTIONS MESSAGE_SIZE; do
+    if ! [[ "${!setting}" =~ ^[1-9][0-9]*$ ]]; then
+        echo "http-vs-kestrel.sh: $setting must be a positive whole number, not '${!setting}'" >&2
+        exit 2
+    fi
+done
+if ! [[ "$WARMUP_SECONDS" =~ ^[0-9]+$ ]]; then
+    echo "http-vs-kestrel.sh: WARMUP_SECONDS must be a whole number, not '$WARMUP_SECONDS'" >&2
+    exit 2
+fi
+if ! command -v wrk > /dev/null; then
+    echo "http-vs-kestrel.sh: wrk is not installed (apt-get install wrk)" >&2
+    exit 2
+fi
+
+mkdir -p "$OUT"
+rm -f "$OUT"/*.wrk.out "$OUT"/*.server.log "$OUT"/build-*.log
+RESULTS="$OUT/results.tsv"
+printf 'round\tcase\tserver\trequests_per_s\n' > "$RESULTS"
+
+# wrk's TRACE: a body of MESSAGE_SIZE bytes (wrk adds the Content-Length), like EchoClient's trace round trip.
+TRACE_LUA="$OUT/trace.lua"
+cat > "$TRACE_LUA" <<EOF
+wrk.method = "TRACE"
+wrk.body = string.rep("a", $MESSAGE_SIZE)
+EOF
+
+server_pid=""
+wrk_pid=""
+flagged=0
+
+stop_server() {
+    local pid="$server_pid"
+    [[ -n "$pid" ]] || return 0
+    server_pid=""
+    kill -TERM "$pid" 2>/dev/null || true
+    local waited=0
+    while kill -0 "$pid" 2>/dev/null && (( waited < STOP_TIMEOUT * 10 )); do
+        sleep 0.1
+        waited=$((waited + 1))
+    done
+    if kill -0 "$pid" 2>/dev/null; then
+        echo "http-vs-kestrel.sh: server $pid ignored SIGTERM for ${STOP_TIMEOUT} s; killing it" >&2
+        kill -KILL "$pid" 2>/dev/null || true
+    fi
+    wait "$pid" 2>/dev/null || true
+}
+
+cleanup() {
+    local code=$?
+    if [[ -n "$wrk_pid" ]]; then
+        kill -TERM "$wrk_pid" 2>/dev/null || true
+        wait "$wrk_pid" 2>/dev/null || true
+    fi
+    stop_server
+    exit "$code"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+dll() {
+    echo "$ROOT/performance/$1/bin/Release/net10.0/NetCoreServer.Performance.$1.dll"
+}
+
+# start_server LOG SERVER SCHEME: starts ours or kestrel on a free port; sets PORT from its "listening" line.
+start_server() {
+    local log="$1" server="$2" scheme="$3"
+    : > "$log"
+    case "$server" in
+        ours) dotnet "$(dll EchoServer)" --protocol "$scheme" -a "$ADDRESS" -p 0 --lifetime "$SERVER_LIFETIME" >> "$log" 2>&1 & ;;
+        kestrel) dotnet "$(dll KestrelServer)" 0 "$scheme" --address "$ADDRESS" --lifetime "$SERVER_LIFETIME" >> "$log" 2>&1 & ;;
+    esac
+    server_pid=$!
+    local waited=0
+    until grep -q "listening on" "$log" 2>/dev/null; do
+        if ! kill -0 "$server_pid" 2>/dev/null || (( waited >= START_TIMEOUT * 10 )); then
+            echo "http-vs-kestrel.sh: $server ($scheme) did not start:" >&2
+            sed 's/^/  /' "$log" >&2
+            return 1
+        fi
+        sleep 0.1
+        waited=$((waited + 1))
+    done
+    PORT="$(sed -n 's/.*listening on .*:\([0-9][0-9]*\)$/\1/p' "$log" | head -n 1)"
+    if [[ -z "$PORT" ]]; then
+        echo "http-vs-kestrel.sh: no port in the 'listening' line of $server: $(head -n 1 "$log")" >&2
+        return 1
+    fi
+}
+
+# run_wrk OUTPUT SECONDS URL [ARGS...]: one wrk run, in the background and waited for, so that Ctrl+C reaches the trap.
+run_wrk() {
+    local output="$1" seconds="$2" url="$3"
+    shift 3
+    timeout "$WRK_TIMEOUT" wrk -t1 -c"$CONNECTIONS" -d"${seconds}s" "$@" "$url" > "$output" 2>&1 &
+    wrk_pid=$!
+    local code=0
+    wait "$wrk_pid" || code=$?
+    wrk_pid=""
+    if (( code != 0 )); then
+        echo "http-vs-kestrel.sh: wrk failed with exit code $code ($url):" >&2
+        sed 's/^/  /' "$output" >&2
+        return 1
+    fi
+}
+
+# measure ROUND CASE SERVER: a fresh server, the warm-up, the counted run, the server stopped; prints and records req/s.
+measure() {
+    local round="$1" case="$2" server="$3"
+    local route="${case%/*}" scheme="${case#*/}"
+    local name="$route-$scheme-$server-$round"
+    local path=/fixed
+    local wrk_args=()
+    if [[ "$route" == trace ]]; then
+        path=/
+        wrk_args=(-s "$TRACE_LUA")
+    fi
+    start_server "$OUT/$name.server.log" "$server" "$scheme"
+    local url="$scheme://$ADDRESS:$PORT$path"
+    if (( WARMUP_SECONDS > 0 )); then
+        run_wrk "$OUT/$name.warmup.wrk.out" "$WARMUP_SECONDS" "$url" "${wrk_args[@]}"
+    fi
+    run_wrk "$OUT/$name.wrk.out" "$SECONDS_PER_RUN" "$url" "${wrk_args[@]}"
+    stop_server
+
+    local output="$OUT/$name.wrk.out" rate note=""
+    rate="$(awk '/^Requests\/sec:/ { print $2 }' "$output")"
+    [[ -n "$rate" ]] || rate=0
+    if grep -q -e "Non-2xx" -e "Socket errors" "$output"; then
+        note="  <- $(grep -e "Non-2xx" -e "Socket errors" "$output" | tr -s ' ' | tr '\n' ';')"
+        flagged=1
+    elif [[ "$rate" == 0 || "$rate" == 0.00 ]]; then
+        note="  <- no request answered"
+        flagged=1
+    fi
+    printf '  round %s  %-12s %-8s %12.0f req/s%s\n' "$round" "$case" "$server" "$rate" "$note"
+    printf '%s\t%s\t%s\t%s\n' "$round" "$case" "$server" "$rate" >> "$RESULTS"
+}
+
+# median CASE SERVER: the median requests/s of that case and server over the rounds.
+median() {
+    awk -F '\t' -v c="$1" -v s="$2" '$2 == c && $3 == s { print $4 }' "$RESULTS" | sort -g \
+        | awk '{ v[NR] = $1 } END { if (NR == 0) print 0; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# paired CASE: ours/Kestrel of each round (the two runs were next to each other in time, so a load change on the shared
+# machine mostly hits both), then their median after a colon.
+paired() {
+    awk -F '\t' -v c="$1" '$2 == c { rate[$1 "," $3] = $4; if ($1 > rounds) rounds = $1 }
+        END {
+            for (r = 1; r <= rounds; r++) {
+                k = rate[r ",kestrel"]
+                q[r] = k > 0 ? rate[r ",ours"] / k : 0
+                printf "%s%.2f", (r > 1 ? " " : ""), q[r]
+            }
+            for (i = 1; i <= rounds; i++) for (j = i + 1; j <= rounds; j++) if (q[j] < q[i]) { t = q[i]; q[i] = q[j]; q[j] = t }
+            m = rounds % 2 ? q[(rounds + 1) / 2] : (q[rounds / 2] + q[rounds / 2 + 1]) / 2
+            printf " : %.2f", m
+        }' "$RESULTS"
+}
+
+# runs CASE SERVER: that case's requests/s of every round, in round order, for the summary.
+runs() {
+    awk -F '\t' -v c="$1" -v s="$2" '$2 == c && $3 == s { printf "%s%.0f", (n++ ? " " : ""), $4 }' "$RESULTS"
+}
+
+echo "Building the servers (Release)..."
+for project in EchoServer KestrelServer; do
+    if ! dotnet build "$ROOT/performance/$project" -c Release -nologo -v quiet > "$OUT/build-$project.log" 2>&1; then
+        echo "http-vs-kestrel.sh: building performance/$project failed:" >&2
+        grep -E "error|warning" "$OUT/build-$project.log" | sort -u | sed 's/^/  /' >&2 || tail -n 20 "$OUT/build-$project.log" >&2
+        exit 1
+    fi
+done
+
+CASES=(fixed/http fixed/https trace/http trace/https)
+echo "Running: $ROUNDS rounds; per case ours then Kestrel, each on a fresh server: ${WARMUP_SECONDS} s warm-up, then wrk -t1 -c$CONNECTIONS -d${SECONDS_PER_RUN}s"
+echo "  ($(nproc) cores; load average before: $(cut -d ' ' -f 1-3 /proc/loadavg))"
+for round in $(seq 1 "$ROUNDS"); do
+    for case in "${CASES[@]}"; do
+        measure "$round" "$case" ours
+        measure "$round" "$case" kestrel
+    done
+done
+echo "  (load average after: $(cut -d ' ' -f 1-3 /proc/loadavg))"
+
+echo
+echo "Summary: requests/s, median of $ROUNDS runs each (fixed = GET /fixed; trace = TRACE with a $MESSAGE_SIZE-byte body)"
+printf '%-12s %10s %10s %13s   %-24s %-24s %s\n' "Case" "ours" "Kestrel" "ours/Kestrel" "ours, per round" "Kestrel, per round" "paired ratios : median"
+printf '%-12s %10s %10s %13s   %-24s %-24s %s\n' "----" "----" "-------" "------------" "---------------" "------------------" "----------------------"
+for case in "${CASES[@]}"; do
+    ours="$(median "$case" ours)"
+    kestrel="$(median "$case" kestrel)"
+    ratio="$(awk -v a="$ours" -v b="$kestrel" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')"
+    printf '%-12s %10.0f %10.0f %13s   %-24s %-24s %s\n' "$case" "$ours" "$kestrel" "$ratio" "$(runs "$case" ours)" "$(runs "$case" kestrel)" "$(paired "$case")"
+done
+echo "ours/Kestrel: ratio of the medians; paired ratios: ours/Kestrel within each round, then their median."
+echo "wrk outputs and server logs: $OUT"
+if (( flagged )); then
+    echo "http-vs-kestrel.sh: some runs had non-2xx answers, socket errors or no answers (marked above)" >&2
+    exit 1
+fi
