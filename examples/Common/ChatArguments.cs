@@ -9,7 +9,7 @@ using System.Net.Sockets;
 namespace NetCoreServer.Examples;
 
 /// <summary>
-/// The positional arguments of the chat examples: <c>[port] [address]</c> for servers, <c>[address] [port]</c> for
+/// The positional arguments of the chat and HTTP examples: <c>[port] [address]</c> for servers, <c>[address] [port]</c> for
 /// clients, <c>[path]</c> for both over Unix sockets.
 /// </summary>
 public static class ChatArguments

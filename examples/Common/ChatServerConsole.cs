@@ -1,5 +1,4 @@
 using System;
-using System.Net.Sockets;
 using System.Threading.Tasks;
 
 namespace NetCoreServer.Examples;
@@ -17,19 +16,8 @@ public static class ChatServerConsole
         where TSession : StreamSession
     {
         using var commands = new ConsoleCommands();
-        try
-        {
-            if (!server.Start())
-            {
-                Console.Error.WriteLine($"The chat server did not start on {server.Endpoint}");
-                return 1;
-            }
-        }
-        catch (SocketException exception)
-        {
-            Console.Error.WriteLine($"The chat server cannot listen on {server.Endpoint}: {exception.SocketErrorCode}");
+        if (!StreamServerStartup.TryStart(server, "chat server"))
             return 1;
-        }
 
         // Scripts read the bound port (the real one when port 0 was asked for) from this line, so it must not wait in a buffer.
         Console.WriteLine($"{protocol} chat server listening on {server.Endpoint}");
@@ -39,23 +27,8 @@ public static class ChatServerConsole
         await ServerConsoleLoop.RunAsync(
             commands,
             line => server.Multicast($"(admin) {line}\n"),
-            () => Restart(server),
+            () => StreamServerStartup.Restart(server, "chat server"),
             () => server.Stop()).ConfigureAwait(false);
         return 0;
-    }
-
-    private static bool Restart<TSession>(StreamServer<TSession> server)
-        where TSession : StreamSession
-    {
-        try
-        {
-            return server.Restart();
-        }
-        catch (SocketException exception)
-        {
-            // Another process may have taken the port in the moment it was free.
-            Console.Error.WriteLine($"The chat server cannot listen again on {server.Endpoint}: {exception.SocketErrorCode}");
-            return false;
-        }
     }
 }

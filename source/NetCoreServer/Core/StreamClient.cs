@@ -172,6 +172,10 @@ public abstract class StreamClient : StreamConnection
         return engine.Completion;
     }
 
+    /// <summary>Closes the current connection at once, dropping what is queued (a protocol gave up on it: its state is unknown).</summary>
+    /// <param name="reason">Why.</param>
+    internal void Abort(DisconnectReason reason) => Engine?.Abort(reason);
+
     /// <summary>Disconnects, then connects synchronously.</summary>
     /// <returns>False if not connected or if the new connect failed.</returns>
     public virtual bool Reconnect()

@@ -50,7 +50,8 @@ internal sealed class HttpExchange
             }
             catch (OperationCanceledException) when (expiry.IsCancellationRequested)
             {
-                client.DisconnectAsync();
+                // Closed at once: a graceful close would wait for a server that is not answering.
+                client.Abort(DisconnectReason.Timeout);
                 throw new TimeoutException($"No HTTP response from {client.Endpoint} within {limit.TotalSeconds:0.###} s.");
             }
         }

@@ -1,0 +1,36 @@
+using System;
+using System.Net.Sockets;
+using NetCoreServer;
+using NetCoreServer.Examples;
+
+namespace HttpServerExample;
+
+/// <summary>One HTTP connection: every request that is not a static file goes to the shared <see cref="HttpCacheApi"/>.</summary>
+internal sealed class CacheSession : HttpSession
+{
+    private readonly HttpCacheApi _api;
+
+    public CacheSession(CacheServer server)
+        : base(server)
+    {
+        _api = server.Api;
+    }
+
+    // Runs on the session's receive thread, one request at a time; SendResponseAsync copies Response before returning.
+    protected override void OnReceivedRequest(HttpRequest request)
+    {
+        _api.Answer(request, Response);
+        SendResponseAsync(Response);
+    }
+
+    protected override void OnReceivedRequestError(HttpRequest request, string error)
+    {
+        // The library answers it (400, 413, 431...) and closes the connection.
+        Console.WriteLine($"HTTP request error: {error}");
+    }
+
+    protected override void OnError(SocketError error)
+    {
+        Console.WriteLine($"HTTP session caught an error with code {error}");
+    }
+}

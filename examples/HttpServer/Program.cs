@@ -1,0 +1,22 @@
+using System;
+using System.Threading.Tasks;
+using NetCoreServer.Examples;
+
+namespace HttpServerExample;
+
+internal static class Program
+{
+    private const int DefaultPort = 8080;
+
+    private static async Task<int> Main(string[] args)
+    {
+        if (!ChatArguments.TryParseServer(args, DefaultPort, out var address, out var port))
+        {
+            Console.Error.WriteLine($"Usage: HttpServer [port] [address]   (defaults: {DefaultPort} {ChatArguments.DefaultAddress}; port 0 picks a free port)");
+            return 2;
+        }
+
+        using var server = new CacheServer(new HttpCacheApi("HTTP"), address, port);
+        return await HttpServerConsole.RunAsync(server, "HTTP").ConfigureAwait(false);
+    }
+}
