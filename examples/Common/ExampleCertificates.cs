@@ -43,6 +43,33 @@ public sealed class ExampleCertificates
     /// <summary>The password of the PKCS#12 files.</summary>
     public string Password { get; }
 
+    /// <summary>
+    /// The command line of a TLS server example: certificate options, then [port] [address]. On a bad command line it
+    /// prints what is wrong and the usage of <paramref name="program"/> to standard error and returns false.
+    /// </summary>
+    /// <param name="args">The command line.</param>
+    /// <param name="program">The program's name, for the usage line.</param>
+    /// <param name="defaultPort">The port when none is given.</param>
+    /// <param name="certificates">Where the certificates are, on success.</param>
+    /// <param name="address">The address to listen on.</param>
+    /// <param name="port">The port to listen on.</param>
+    /// <returns>True when the command line is good.</returns>
+    public static bool TryParseServer(IReadOnlyList<string> args, string program, int defaultPort,
+        [NotNullWhen(true)] out ExampleCertificates? certificates, out System.Net.IPAddress address, out int port)
+    {
+        address = System.Net.IPAddress.Any;
+        port = defaultPort;
+        if (TryParse(args, out certificates, out var positional, out var error) && ChatArguments.TryParseServer(positional, defaultPort, out address, out port))
+            return true;
+        if (error is not null)
+            Console.Error.WriteLine(error);
+        Console.Error.WriteLine($"Usage: {program} {Usage} [port] [address]");
+        Console.Error.WriteLine($"   (defaults: {defaultPort} {ChatArguments.DefaultAddress}; port 0 picks a free port;");
+        Console.Error.WriteLine($"    certificates from {DirectoryVariable} or the repository's tools/certificates)");
+        certificates = null;
+        return false;
+    }
+
     /// <summary>Takes the certificate options out of the command line and settles the directory and password.</summary>
     /// <param name="args">The command line.</param>
     /// <param name="certificates">Where the certificates are, on success.</param>

@@ -12,16 +12,8 @@ internal static class Program
 
     private static async Task<int> Main(string[] args)
     {
-        if (!ExampleCertificates.TryParse(args, out var certificates, out var positional, out var error)
-            || !ChatArguments.TryParseServer(positional, DefaultPort, out var address, out var port))
-        {
-            if (error is not null)
-                Console.Error.WriteLine(error);
-            Console.Error.WriteLine($"Usage: HttpsServer {ExampleCertificates.Usage} [port] [address]");
-            Console.Error.WriteLine($"   (defaults: {DefaultPort} {ChatArguments.DefaultAddress}; port 0 picks a free port;");
-            Console.Error.WriteLine($"    certificates from {ExampleCertificates.DirectoryVariable} or the repository's tools/certificates)");
+        if (!ExampleCertificates.TryParseServer(args, "HttpsServer", DefaultPort, out var certificates, out var address, out var port))
             return 2;
-        }
 
         if (!certificates.TryLoad("server.pfx", out var certificate, out var authority))
             return 1;
