@@ -84,6 +84,65 @@ internal sealed class HttpMessageStore
         _fieldCount++;
     }
 
+    /// <summary>The number of header fields named <paramref name="lowerName"/> (matched case-insensitively).</summary>
+    public int CountFields(ReadOnlySpan<byte> lowerName)
+    {
+        var count = 0;
+        for (var i = 0; i < FieldCount; i++)
+        {
+            if (HttpSyntax.EqualsIgnoreCase(FieldName(i), lowerName))
+                count++;
+        }
+        return count;
+    }
+
+    /// <summary>The index of the first field named <paramref name="lowerName"/> (matched case-insensitively), or -1 when there is none.</summary>
+    public int FindField(ReadOnlySpan<byte> lowerName)
+    {
+        for (var i = 0; i < FieldCount; i++)
+        {
+            if (HttpSyntax.EqualsIgnoreCase(FieldName(i), lowerName))
+                return i;
+        }
+        return -1;
+    }
+
+    /// <summary>True when some field named <paramref name="lowerName"/> lists <paramref name="lowerToken"/> (comma-separated, case-insensitive).</summary>
+    public bool HasToken(ReadOnlySpan<byte> lowerName, ReadOnlySpan<byte> lowerToken)
+    {
+        for (var i = 0; i < FieldCount; i++)
+        {
+            if (!HttpSyntax.EqualsIgnoreCase(FieldName(i), lowerName))
+                continue;
+            var list = new HttpSyntax.ListReader(FieldValue(i));
+            while (list.Next(out var element))
+            {
+                if (HttpSyntax.EqualsIgnoreCase(element, lowerToken))
+                    return true;
+            }
+        }
+        return false;
+    }
+
+    /// <summary>
+    /// The elements of every field named <paramref name="lowerName"/>, in order, as one list (RFC 9110 §5.3 lets a list
+    /// be split over fields); empty elements skipped. Null when there is no such field.
+    /// </summary>
+    public string? JoinFields(ReadOnlySpan<byte> lowerName)
+    {
+        StringBuilder? joined = null;
+        for (var i = 0; i < FieldCount; i++)
+        {
+            if (!HttpSyntax.EqualsIgnoreCase(FieldName(i), lowerName))
+                continue;
+            joined ??= new StringBuilder();
+            if (joined.Length > 0)
+                joined.Append(", ");
+            joined.Append(System.Text.Encoding.Latin1.GetString(FieldValue(i)));
+        }
+        return joined?.ToString();
+    }
+
     public (string, string) Field(int index)
         => (uint)index < (uint)_fieldCount ? (Text(ref _names[index]), Text(ref _values[index])) : (string.Empty, string.Empty);
 

@@ -33,7 +33,7 @@ internal static class StaticContent
         var file = found.File;
         if (file == null)
             return found.Content;
-        var result = HttpValidators.Evaluate(request.Method, Header(request, "If-None-Match"), Header(request, "If-Modified-Since"), file.ETag, file.LastModified, DateTimeOffset.UtcNow);
+        var result = HttpValidators.Evaluate(request.Method, request.Store.JoinFields("if-none-match"u8), request.Store.JoinFields("if-modified-since"u8), file.ETag, file.LastModified, DateTimeOffset.UtcNow);
         return result switch
         {
             ConditionalResult.NotModified => NotModified(file),
@@ -70,18 +70,5 @@ internal static class StaticContent
         var response = new HttpResponse();
         response.MakeErrorResponse(status, reason);
         return response.Cache.AsSpan().ToArray();
-    }
-
-    /// <summary>The value of a request header (case-insensitive), repeated lines joined with ", "; null when absent.</summary>
-    private static string? Header(HttpRequest request, string name)
-    {
-        string? value = null;
-        for (var i = 0; i < request.Headers; i++)
-        {
-            var (key, field) = request.Header(i);
-            if (string.Equals(key, name, StringComparison.OrdinalIgnoreCase))
-                value = value == null ? field : value + ", " + field;
-        }
-        return value;
     }
 }

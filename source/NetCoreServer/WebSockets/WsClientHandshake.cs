@@ -46,44 +46,44 @@ internal static class WsClientHandshake
         result = default;
         var request = sent.Store;
         var store = response.Store;
-        var keyField = WsHandshake.FindField(request, "sec-websocket-key"u8);
+        var keyField = request.FindField("sec-websocket-key"u8);
         if (keyField < 0)
             return Fail("the request sent has no Sec-WebSocket-Key", out error);
         if (response.Status != 101)
             return Fail($"the server answered {response.Status} instead of 101 Switching Protocols", out error);
 
-        var upgrades = WsHandshake.CountFields(store, "upgrade"u8);
-        var upgrade = upgrades == 1 ? HttpSyntax.TrimWhitespace(store.FieldValue(WsHandshake.FindField(store, "upgrade"u8))) : default;
+        var upgrades = store.CountFields("upgrade"u8);
+        var upgrade = upgrades == 1 ? HttpSyntax.TrimWhitespace(store.FieldValue(store.FindField("upgrade"u8))) : default;
         if (upgrades != 1 || !HttpSyntax.EqualsIgnoreCase(upgrade, "websocket"u8))
             return Fail("the response's Upgrade field is not websocket", out error);
-        if (!WsHandshake.HasToken(store, "connection"u8, "upgrade"u8))
+        if (!store.HasToken("connection"u8, "upgrade"u8))
             return Fail("the response's Connection field does not list upgrade", out error);
 
         var key = Encoding.ASCII.GetString(HttpSyntax.TrimWhitespace(request.FieldValue(keyField)));
         var expected = Encoding.ASCII.GetBytes(WsHandshake.ComputeAccept(key));
-        if (WsHandshake.CountFields(store, "sec-websocket-accept"u8) != 1
-            || !HttpSyntax.TrimWhitespace(store.FieldValue(WsHandshake.FindField(store, "sec-websocket-accept"u8))).SequenceEqual(expected))
+        if (store.CountFields("sec-websocket-accept"u8) != 1
+            || !HttpSyntax.TrimWhitespace(store.FieldValue(store.FindField("sec-websocket-accept"u8))).SequenceEqual(expected))
             return Fail("the response's Sec-WebSocket-Accept does not match the key sent", out error);
 
         string? subprotocol = null;
-        var protocols = WsHandshake.CountFields(store, "sec-websocket-protocol"u8);
+        var protocols = store.CountFields("sec-websocket-protocol"u8);
         if (protocols > 1)
             return Fail("the response has more than one Sec-WebSocket-Protocol field", out error);
         if (protocols == 1)
         {
-            subprotocol = Encoding.Latin1.GetString(HttpSyntax.TrimWhitespace(store.FieldValue(WsHandshake.FindField(store, "sec-websocket-protocol"u8))));
-            var offered = WsHandshake.ParseTokenList(WsHandshake.JoinFields(request, "sec-websocket-protocol"u8)) ?? [];
+            subprotocol = Encoding.Latin1.GetString(HttpSyntax.TrimWhitespace(store.FieldValue(store.FindField("sec-websocket-protocol"u8))));
+            var offered = WsHandshake.ParseTokenList(request.JoinFields("sec-websocket-protocol"u8)) ?? [];
             if (!offered.Contains(subprotocol))
                 return Fail("the server chose a subprotocol that was not offered", out error);
         }
 
         WsDeflateParameters? deflate = null;
-        var chosen = WsExtension.ParseList(WsHandshake.JoinFields(store, "sec-websocket-extensions"u8));
+        var chosen = WsExtension.ParseList(store.JoinFields("sec-websocket-extensions"u8));
         if (chosen == null)
             return Fail("the response's Sec-WebSocket-Extensions is malformed", out error);
         if (chosen.Count > 0)
         {
-            var offers = WsExtension.ParseList(WsHandshake.JoinFields(request, "sec-websocket-extensions"u8)) ?? [];
+            var offers = WsExtension.ParseList(request.JoinFields("sec-websocket-extensions"u8)) ?? [];
             foreach (var extension in chosen)
             {
                 if (!WsDeflateNegotiation.IsDeflate(extension))

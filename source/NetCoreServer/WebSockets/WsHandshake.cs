@@ -37,65 +37,6 @@ internal static class WsHandshake
     /// <summary>The Sec-WebSocket-Key value for a nonce.</summary>
     public static string KeyOf(ReadOnlySpan<byte> nonce) => Convert.ToBase64String(nonce);
 
-    /// <summary>The number of header fields named <paramref name="lowerName"/> (matched case-insensitively).</summary>
-    internal static int CountFields(HttpMessageStore store, ReadOnlySpan<byte> lowerName)
-    {
-        var count = 0;
-        for (var i = 0; i < store.FieldCount; i++)
-        {
-            if (HttpSyntax.EqualsIgnoreCase(store.FieldName(i), lowerName))
-                count++;
-        }
-        return count;
-    }
-
-    /// <summary>The index of the first field named <paramref name="lowerName"/> (matched case-insensitively), or -1 when there is none.</summary>
-    internal static int FindField(HttpMessageStore store, ReadOnlySpan<byte> lowerName)
-    {
-        for (var i = 0; i < store.FieldCount; i++)
-        {
-            if (HttpSyntax.EqualsIgnoreCase(store.FieldName(i), lowerName))
-                return i;
-        }
-        return -1;
-    }
-
-    /// <summary>True when some field named <paramref name="lowerName"/> lists <paramref name="lowerToken"/> (comma-separated, case-insensitive).</summary>
-    internal static bool HasToken(HttpMessageStore store, ReadOnlySpan<byte> lowerName, ReadOnlySpan<byte> lowerToken)
-    {
-        for (var i = 0; i < store.FieldCount; i++)
-        {
-            if (!HttpSyntax.EqualsIgnoreCase(store.FieldName(i), lowerName))
-                continue;
-            var list = new HttpSyntax.ListReader(store.FieldValue(i));
-            while (list.Next(out var element))
-            {
-                if (HttpSyntax.EqualsIgnoreCase(element, lowerToken))
-                    return true;
-            }
-        }
-        return false;
-    }
-
-    /// <summary>
-    /// The elements of every field named <paramref name="lowerName"/>, in order, as one list (RFC 9110 §5.3 lets a list
-    /// be split over fields); empty elements skipped. Null when there is no such field.
-    /// </summary>
-    internal static string? JoinFields(HttpMessageStore store, ReadOnlySpan<byte> lowerName)
-    {
-        StringBuilder? joined = null;
-        for (var i = 0; i < store.FieldCount; i++)
-        {
-            if (!HttpSyntax.EqualsIgnoreCase(store.FieldName(i), lowerName))
-                continue;
-            joined ??= new StringBuilder();
-            if (joined.Length > 0)
-                joined.Append(", ");
-            joined.Append(Encoding.Latin1.GetString(store.FieldValue(i)));
-        }
-        return joined?.ToString();
-    }
-
     /// <summary>The tokens of a comma-separated list (subprotocols); null when an element is not a token.</summary>
     internal static List<string>? ParseTokenList(string? value)
     {

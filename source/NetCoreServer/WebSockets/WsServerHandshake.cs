@@ -25,9 +25,9 @@ internal static class WsServerHandshake
         status = 0;
         error = string.Empty;
         var store = request.Store;
-        var versions = WsHandshake.CountFields(store, "sec-websocket-version"u8);
-        var keys = WsHandshake.CountFields(store, "sec-websocket-key"u8);
-        var upgradeWebSocket = WsHandshake.HasToken(store, "upgrade"u8, "websocket"u8);
+        var versions = store.CountFields("sec-websocket-version"u8);
+        var keys = store.CountFields("sec-websocket-key"u8);
+        var upgradeWebSocket = store.HasToken("upgrade"u8, "websocket"u8);
         if (!upgradeWebSocket && versions == 0 && keys == 0)
             return WsUpgradeStatus.NotWebSocket;
 
@@ -35,26 +35,26 @@ internal static class WsServerHandshake
             return Invalid(400, "a WebSocket upgrade must be a GET request", out status, out error);
         if (request.Protocol != "HTTP/1.1")
             return Invalid(400, "a WebSocket upgrade must be an HTTP/1.1 request", out status, out error);
-        if (WsHandshake.FindField(store, "host"u8) < 0)
+        if (store.FindField("host"u8) < 0)
             return Invalid(400, "a WebSocket upgrade must have a Host field", out status, out error);
         if (!upgradeWebSocket)
             return Invalid(400, "the Upgrade field must list websocket", out status, out error);
-        if (!WsHandshake.HasToken(store, "connection"u8, "upgrade"u8))
+        if (!store.HasToken("connection"u8, "upgrade"u8))
             return Invalid(400, "the Connection field must list upgrade", out status, out error);
         if (versions != 1)
             return Invalid(400, "the request must have one Sec-WebSocket-Version field", out status, out error);
-        var version = HttpSyntax.TrimWhitespace(store.FieldValue(WsHandshake.FindField(store, "sec-websocket-version"u8)));
+        var version = HttpSyntax.TrimWhitespace(store.FieldValue(store.FindField("sec-websocket-version"u8)));
         if (!version.SequenceEqual("13"u8))
             return Invalid(426, "only WebSocket version 13 is supported", out status, out error);
         if (keys != 1)
             return Invalid(400, "the request must have one Sec-WebSocket-Key field", out status, out error);
-        var keyBytes = HttpSyntax.TrimWhitespace(store.FieldValue(WsHandshake.FindField(store, "sec-websocket-key"u8)));
+        var keyBytes = HttpSyntax.TrimWhitespace(store.FieldValue(store.FindField("sec-websocket-key"u8)));
         if (!IsNonceKey(keyBytes))
             return Invalid(400, "Sec-WebSocket-Key must be base64 of 16 bytes", out status, out error);
-        var subprotocols = WsHandshake.ParseTokenList(WsHandshake.JoinFields(store, "sec-websocket-protocol"u8));
+        var subprotocols = WsHandshake.ParseTokenList(store.JoinFields("sec-websocket-protocol"u8));
         if (subprotocols == null)
             return Invalid(400, "Sec-WebSocket-Protocol is not a list of tokens", out status, out error);
-        var extensions = WsExtension.ParseList(WsHandshake.JoinFields(store, "sec-websocket-extensions"u8));
+        var extensions = WsExtension.ParseList(store.JoinFields("sec-websocket-extensions"u8));
         if (extensions == null)
             return Invalid(400, "Sec-WebSocket-Extensions is malformed", out status, out error);
 
