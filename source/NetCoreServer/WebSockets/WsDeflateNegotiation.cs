@@ -39,33 +39,13 @@ internal static class WsDeflateNegotiation
     public static bool TryAcceptOffer(WsExtension offer, WsDeflateOptions options, out WsDeflateParameters parameters)
     {
         parameters = default;
-        bool serverNoContext = false, clientNoContext = false, serverBitsSeen = false, clientBitsSeen = false;
-        var serverBits = 0;
-        foreach (var (name, value) in offer.Parameters)
-        {
-            switch (name.ToLowerInvariant())
-            {
-                case ServerNoContextTakeover when value == null && !serverNoContext:
-                    serverNoContext = true;
-                    break;
-                case ClientNoContextTakeover when value == null && !clientNoContext:
-                    clientNoContext = true;
-                    break;
-                case ServerMaxWindowBits when !serverBitsSeen && TryParseWindowBits(value, out serverBits):
-                    serverBitsSeen = true;
-                    break;
-                // Without a value it only says the client could take a limit (§7.1.2.2).
-                case ClientMaxWindowBits when !clientBitsSeen && (value == null || TryParseWindowBits(value, out _)):
-                    clientBitsSeen = true;
-                    break;
-                default:
-                    return false;
-            }
-        }
+        // Without a value client_max_window_bits only says the client could take a limit (§7.1.2.2).
+        if (!TryParse(offer, clientBitsMayBeBare: true, out var parsed, out _))
+            return false;
         parameters = new WsDeflateParameters(
-            serverNoContext || options.ServerNoContextTakeover,
-            clientNoContext || options.ClientNoContextTakeover,
-            serverBits,
+            parsed.ServerNoContext || options.ServerNoContextTakeover,
+            parsed.ClientNoContext || options.ClientNoContextTakeover,
+            parsed.ServerBits,
             0);
         return true;
     }
@@ -89,9 +69,31 @@ internal static class WsDeflateNegotiation
     public static bool TryReadResponse(WsExtension response, bool offeredClientMaxWindowBits, out WsDeflateParameters parameters, out string error)
     {
         parameters = default;
+        if (!TryParse(response, clientBitsMayBeBare: false, out var parsed, out var bad) || (parsed.ClientBitsSeen && !offeredClientMaxWindowBits))
+        {
+            error = $"the server's permessage-deflate parameter '{bad ?? ClientMaxWindowBits}' is unknown, repeated, has a bad value or was not offered";
+            return false;
+        }
+        parameters = new WsDeflateParameters(parsed.ServerNoContext, parsed.ClientNoContext, parsed.ServerBits, parsed.ClientBits);
+        error = string.Empty;
+        return true;
+    }
+
+    /// <summary>The parameters of one permessage-deflate element, each at most once.</summary>
+    private readonly record struct Parsed(bool ServerNoContext, bool ClientNoContext, int ServerBits, bool ClientBitsSeen, int ClientBits);
+
+    /// <summary>
+    /// Reads an element's parameters, offer and answer alike: false with the offending name for an unknown or repeated
+    /// parameter or a bad value. <paramref name="clientBitsMayBeBare"/>: client_max_window_bits may come without a value
+    /// (an offer) rather than only with one (an answer).
+    /// </summary>
+    private static bool TryParse(WsExtension element, bool clientBitsMayBeBare, out Parsed parsed, out string? bad)
+    {
+        parsed = default;
+        bad = null;
         bool serverNoContext = false, clientNoContext = false, serverBitsSeen = false, clientBitsSeen = false;
         int serverBits = 0, clientBits = 0;
-        foreach (var (name, value) in response.Parameters)
+        foreach (var (name, value) in element.Parameters)
         {
             switch (name.ToLowerInvariant())
             {
@@ -104,16 +106,15 @@ internal static class WsDeflateNegotiation
                 case ServerMaxWindowBits when !serverBitsSeen && TryParseWindowBits(value, out serverBits):
                     serverBitsSeen = true;
                     break;
-                case ClientMaxWindowBits when !clientBitsSeen && offeredClientMaxWindowBits && TryParseWindowBits(value, out clientBits):
+                case ClientMaxWindowBits when !clientBitsSeen && ((clientBitsMayBeBare && value == null) || TryParseWindowBits(value, out clientBits)):
                     clientBitsSeen = true;
                     break;
                 default:
-                    error = $"the server's permessage-deflate parameter '{name}' is unknown, repeated, has a bad value or was not offered";
+                    bad = name;
                     return false;
             }
         }
-        parameters = new WsDeflateParameters(serverNoContext, clientNoContext, serverBits, clientBits);
-        error = string.Empty;
+        parsed = new Parsed(serverNoContext, clientNoContext, serverBits, clientBitsSeen, clientBits);
         return true;
     }
 
