@@ -65,12 +65,10 @@ internal sealed class HttpClientProtocol : IStreamProtocol
 
     public bool SendRequest(HttpRequest request, bool blocking)
     {
-        var cache = request.Cache;
-        var whole = new ReadOnlySpan<byte>(cache.Data, (int)cache.Offset, (int)(cache.Size - cache.Offset));
         lock (_lock)
             _methods.Enqueue(request.Method);
-        var bodyStart = Math.Clamp(request.Store.BodyStart - (int)cache.Offset, 0, whole.Length);
-        if (_client.SendMessage(whole[..bodyStart], whole[bodyStart..], blocking))
+        request.Store.Split(out var head, out var body);
+        if (_client.SendMessage(head, body, blocking))
             return true;
         lock (_lock)
         {

@@ -124,6 +124,15 @@ internal sealed class HttpMessageStore
         return false;
     }
 
+    /// <summary>The message as it goes on the wire, split where its body starts: head and body are sent as one unit.</summary>
+    public void Split(out ReadOnlySpan<byte> head, out ReadOnlySpan<byte> body)
+    {
+        var whole = Cache.AsSpan();
+        var bodyStart = Math.Clamp(BodyStart - (int)Cache.Offset, 0, whole.Length);
+        head = whole[..bodyStart];
+        body = whole[bodyStart..];
+    }
+
     /// <summary>
     /// The elements of every field named <paramref name="lowerName"/>, in order, as one list (RFC 9110 §5.3 lets a list
     /// be split over fields); empty elements skipped. Null when there is no such field.

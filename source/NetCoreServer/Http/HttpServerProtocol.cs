@@ -150,11 +150,9 @@ internal sealed class HttpServerProtocol : IStreamProtocol
     public bool SendResponse(HttpResponse response, bool blocking)
     {
         var answer = NextAnswer();
-        var cache = response.Cache;
-        var whole = new ReadOnlySpan<byte>(cache.Data, (int)cache.Offset, (int)(cache.Size - cache.Offset));
-        var bodyStart = Math.Clamp(response.Store.BodyStart - (int)cache.Offset, 0, whole.Length);
-        var head = whole[..bodyStart];
-        var body = answer.HeadOnly ? default : whole[bodyStart..];
+        response.Store.Split(out var head, out var body);
+        if (answer.HeadOnly)
+            body = default;
         if (Defer(head, body, answer.Close))
             return true;
         var sent = _session.SendMessage(head, body, blocking);
