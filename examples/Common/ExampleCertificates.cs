@@ -61,13 +61,23 @@ public sealed class ExampleCertificates
         port = defaultPort;
         if (TryParse(args, out certificates, out var positional, out var error) && ChatArguments.TryParseServer(positional, defaultPort, out address, out port))
             return true;
-        if (error is not null)
-            Console.Error.WriteLine(error);
-        Console.Error.WriteLine($"Usage: {program} {Usage} [port] [address]");
-        Console.Error.WriteLine($"   (defaults: {defaultPort} {ChatArguments.DefaultAddress}; port 0 picks a free port;");
-        Console.Error.WriteLine($"    certificates from {DirectoryVariable} or the repository's tools/certificates)");
+        PrintUsage(error, program, "[port] [address]", $"{defaultPort} {ChatArguments.DefaultAddress}; port 0 picks a free port");
         certificates = null;
         return false;
+    }
+
+    /// <summary>Prints what is wrong (if known) and the usage of a TLS example to standard error.</summary>
+    /// <param name="error">What is wrong, or null.</param>
+    /// <param name="program">The program's name.</param>
+    /// <param name="arguments">Its arguments after the certificate options.</param>
+    /// <param name="defaults">What it does without them.</param>
+    public static void PrintUsage(string? error, string program, string arguments, string defaults)
+    {
+        if (error is not null)
+            Console.Error.WriteLine(error);
+        Console.Error.WriteLine($"Usage: {program} {Usage} {arguments}");
+        Console.Error.WriteLine($"   (defaults: {defaults};");
+        Console.Error.WriteLine($"    certificates from {DirectoryVariable} or the repository's tools/certificates)");
     }
 
     /// <summary>Takes the certificate options out of the command line and settles the directory and password.</summary>

@@ -16,11 +16,8 @@ internal static class Program
             || !HttpClientConsole.TryParseTimeout(rest, out var timeout, out var positional)
             || !ChatArguments.TryParseClient(positional, DefaultPort, out var address, out var port))
         {
-            if (error is not null)
-                Console.Error.WriteLine(error);
-            Console.Error.WriteLine($"Usage: HttpsClient {ExampleCertificates.Usage} {HttpClientConsole.Usage} [address] [port]");
-            Console.Error.WriteLine($"   (defaults: a {HttpClientConsole.DefaultTimeout.TotalSeconds} s timeout, {ChatArguments.DefaultAddress} {DefaultPort};");
-            Console.Error.WriteLine($"    certificates from {ExampleCertificates.DirectoryVariable} or the repository's tools/certificates)");
+            ExampleCertificates.PrintUsage(error, "HttpsClient", $"{HttpClientConsole.Usage} [address] [port]",
+                $"a {HttpClientConsole.DefaultTimeout.TotalSeconds} s timeout, {ChatArguments.DefaultAddress} {DefaultPort}");
             return 2;
         }
 

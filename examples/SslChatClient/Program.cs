@@ -15,11 +15,7 @@ internal static class Program
         if (!ExampleCertificates.TryParse(args, out var certificates, out var positional, out var error)
             || !ChatArguments.TryParseClient(positional, DefaultPort, out var address, out var port))
         {
-            if (error is not null)
-                Console.Error.WriteLine(error);
-            Console.Error.WriteLine($"Usage: SslChatClient {ExampleCertificates.Usage} [address] [port]");
-            Console.Error.WriteLine($"   (defaults: {ChatArguments.DefaultAddress} {DefaultPort};");
-            Console.Error.WriteLine($"    certificates from {ExampleCertificates.DirectoryVariable} or the repository's tools/certificates)");
+            ExampleCertificates.PrintUsage(error, "SslChatClient", "[address] [port]", $"{ChatArguments.DefaultAddress} {DefaultPort}");
             return 2;
         }
 
