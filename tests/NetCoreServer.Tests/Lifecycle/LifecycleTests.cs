@@ -42,26 +42,18 @@ public sealed class LifecycleTests
     [Test]
     public async Task DisconnectAllWhileOnConnectedRunsTakesEffectAfterItReturns()
     {
-        var entered = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        using var release = new ManualResetEventSlim();
+        using var gate = new HookGate("OnConnected");
         using var server = StartServer(s =>
         {
             s.Echo = false;
-            s.OnSessionHook = (session, hook) =>
-            {
-                if (hook != "OnConnected")
-                    return;
-                entered.TrySetResult();
-                release.Wait(Wait.Default);
-                session.Log.Add("OnConnected-end");
-            };
+            s.OnSessionHook = gate.Run;
         });
         using var client = new TestClient(_transport, server);
         client.Client.ConnectAsync();
 
-        await Wait.For(entered.Task, "session OnConnected entered");
+        await Wait.For(gate.Entered, "session OnConnected entered");
         Assert.That(server.DisconnectAll(), Is.True);
-        release.Set();
+        gate.Release();
 
         var session = server.LastSession!;
         await Wait.For(session.Closed, "session OnDisconnected");
@@ -75,19 +67,12 @@ public sealed class LifecycleTests
     [Test]
     public async Task StopWhileOnConnectedRunsWaitsForThatSession()
     {
-        var entered = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        using var gate = new HookGate("OnConnected");
         var stopping = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        using var release = new ManualResetEventSlim();
         using var server = StartServer(s =>
         {
             s.Echo = false;
-            s.OnSessionHook = (session, hook) =>
-            {
-                if (hook != "OnConnected")
-                    return;
-                entered.TrySetResult();
-                release.Wait(Wait.Default);
-            };
+            s.OnSessionHook = gate.Run;
             s.OnServerHook = hook =>
             {
                 if (hook == "OnStopping")
@@ -97,10 +82,10 @@ public sealed class LifecycleTests
         using var client = new TestClient(_transport, server);
         client.Client.ConnectAsync();
 
-        await Wait.For(entered.Task, "session OnConnected entered");
+        await Wait.For(gate.Entered, "session OnConnected entered");
         var stop = Task.Run(server.Stop);
         await Wait.For(stopping.Task, "server OnStopping");
-        release.Set();
+        gate.Release();
         Assert.That(await Wait.For(stop, "Stop returned"), Is.True);
 
         Assert.That(server.ConnectedSessions, Is.EqualTo(0), "no session left after Stop");

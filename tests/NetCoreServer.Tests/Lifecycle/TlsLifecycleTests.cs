@@ -47,25 +47,18 @@ public sealed class TlsLifecycleTests
     [Test]
     public async Task ASynchronousSendFromAnotherThreadBeforeTheHandshakeWaitsForIt()
     {
-        var entered = new TaskCompletionSource<TestSession>(TaskCreationOptions.RunContinuationsAsynchronously);
-        using var release = new ManualResetEventSlim();
+        using var gate = new HookGate("OnHandshaking");
         using var server = StartServer(new SslTestTransport(), s =>
         {
             s.Echo = false;
-            s.OnSessionHook = (session, name) =>
-            {
-                if (name != "OnHandshaking")
-                    return;
-                entered.TrySetResult(session);
-                release.Wait(Wait.Default);
-            };
+            s.OnSessionHook = gate.Run;
         });
         using var client = new TestClient(TestTransport.Ssl, server);
         var connect = client.ConnectAndWaitAsync();
-        var session = await Wait.For(entered.Task, "session OnHandshaking entered");
+        var session = await Wait.For(gate.Entered, "session OnHandshaking entered");
 
         var send = Task.Run(() => session.Send("early"));
-        release.Set();
+        gate.Release();
 
         Assert.That(await Wait.For(send, "Send returned after the handshake"), Is.EqualTo(5));
         Assert.That(await Wait.For(connect, "client connect"), Is.True);
@@ -76,26 +69,18 @@ public sealed class TlsLifecycleTests
     [Test]
     public async Task ADisconnectDuringTheHandshakeRunsNoHookAfterOnDisconnected()
     {
-        var entered = new TaskCompletionSource<TestSession>(TaskCreationOptions.RunContinuationsAsynchronously);
-        using var release = new ManualResetEventSlim();
+        using var gate = new HookGate("OnHandshaking");
         using var server = StartServer(new SslTestTransport(), s =>
         {
             s.Echo = false;
-            s.OnSessionHook = (session, name) =>
-            {
-                if (name != "OnHandshaking")
-                    return;
-                entered.TrySetResult(session);
-                release.Wait(Wait.Default);
-                session.Log.Add("OnHandshaking-end");
-            };
+            s.OnSessionHook = gate.Run;
         });
         using var client = new TestClient(TestTransport.Ssl, server);
         var connect = client.ConnectAndWaitAsync();
-        var session = await Wait.For(entered.Task, "session OnHandshaking entered");
+        var session = await Wait.For(gate.Entered, "session OnHandshaking entered");
 
         Assert.That(session.Disconnect(), Is.True);
-        release.Set();
+        gate.Release();
 
         await Wait.For(session.Closed, "session OnDisconnected");
         await Wait.For(connect, "client connect outcome");
