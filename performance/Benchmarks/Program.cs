@@ -1,3 +1,4 @@
+using System;
 using BenchmarkDotNet.Running;
 
 namespace NetCoreServer.Performance.Benchmarks;
@@ -9,5 +10,7 @@ namespace NetCoreServer.Performance.Benchmarks;
 /// </summary>
 internal static class Program
 {
-    private static void Main(string[] args) => BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args);
+    // -h and -? as aliases of BenchmarkDotNet's --help, like every other program in performance/.
+    private static void Main(string[] args)
+        => BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(Array.ConvertAll(args, argument => argument is "-h" or "-?" ? "--help" : argument));
 }

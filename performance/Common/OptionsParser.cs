@@ -25,7 +25,7 @@ public static class OptionsParser
 
         TOptions? parsed = null;
         IEnumerable<Error> errors = [];
-        parser.ParseArguments<TOptions>(args)
+        parser.ParseArguments<TOptions>(WithHelpAliases(args))
             .WithParsed(value => parsed = value)
             .WithNotParsed(value => errors = value);
 
@@ -49,6 +49,13 @@ public static class OptionsParser
         exitCode = ExitCodes.Success;
         return true;
     }
+
+    /// <summary>
+    /// The command line with <c>-h</c> and <c>-?</c> written as <c>--help</c>, which is the only spelling the parser
+    /// knows; no benchmark option is named <c>h</c> or takes a value that starts with a dash.
+    /// </summary>
+    public static string[] WithHelpAliases(string[] args)
+        => Array.ConvertAll(args, argument => argument is "-h" or "-?" ? "--help" : argument);
 
     /// <summary>Looks up the factory of the protocol asked for; on failure writes the reason to stderr.</summary>
     public static bool TryResolve<TFactory>(ProtocolCatalog<TFactory> catalog, EndpointOptions options, [NotNullWhen(true)] out TFactory? factory)

@@ -66,6 +66,8 @@ public static class ServerHost
             }
 
             Console.WriteLine($"{title} ({options.Protocol.ToLowerInvariant()}) listening on {server.ListeningOn}");
+            if (options.Stats)
+                Console.WriteLine(ProcessStats.Line());
             var lifetime = options.Lifetime > 0 ? TimeSpan.FromSeconds(options.Lifetime) : Timeout.InfiniteTimeSpan;
             var signalled = await signal.WaitAsync(lifetime).ConfigureAwait(false);
             Console.WriteLine(signalled ? $"{title} stopping ({signal.Signalled.Result})" : $"{title} stopping (lifetime of {options.Lifetime} s reached)");
@@ -73,6 +75,8 @@ public static class ServerHost
         }
 
         Console.WriteLine($"{title} stopped");
+        if (options.Stats)
+            Console.WriteLine(ProcessStats.Line());
         return ExitCodes.Success;
     }
 }

@@ -23,6 +23,13 @@ public class ServerOptions : EndpointOptions
     [Option("password", Default = DevelopmentTls.DefaultPassword, HelpText = "ssl: the certificate's password.")]
     public string Password { get; set; } = DevelopmentTls.DefaultPassword;
 
+    /// <summary>
+    /// Prints a <c>stats</c> JSON line of this process's figures (see <see cref="ProcessStats"/>) after the "listening"
+    /// line and again after "stopped" (<c>--stats</c>), so a harness can tell what the run between them cost.
+    /// </summary>
+    [Option("stats", Default = false, HelpText = "Print a 'stats' JSON line (allocated bytes, CPU seconds, collections) when listening and when stopped.")]
+    public bool Stats { get; set; }
+
     /// <inheritdoc />
     public override string? Validate()
     {

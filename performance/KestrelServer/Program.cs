@@ -30,6 +30,11 @@ internal static class Program
 {
     private static async Task<int> Main(string[] args)
     {
+        if (args is ["-h" or "-?" or "--help"])
+        {
+            Console.Error.WriteLine(KestrelOptions.Usage);
+            return 0;
+        }
         var options = KestrelOptions.Parse(args, out var error);
         if (options is null)
         {

@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Concurrent;
+using System.IO;
 using System.Net;
 using System.Net.Sockets;
 using System.Threading;
@@ -10,9 +11,10 @@ namespace NetCoreServer.Performance.RawEchoServer;
 
 /// <summary>
 /// An async accept loop, and per connection a receive-then-send loop over one 8 KiB buffer: the least an echo
-/// server can do. Socket options are left at their defaults, as the library's server leaves them.
+/// server can do. Socket options are left at their defaults, as the library's server leaves them. The endpoint is
+/// an IP one for tcp or a Unix socket file for uds, which is removed when the server stops.
 /// </summary>
-internal sealed class RawTcpEchoServer(IPEndPoint endpoint) : IBenchmarkServer
+internal sealed class RawTcpEchoServer(EndPoint endpoint) : IBenchmarkServer
 {
     private const int BufferSize = 8192;
 
@@ -24,13 +26,13 @@ internal sealed class RawTcpEchoServer(IPEndPoint endpoint) : IBenchmarkServer
     private Socket? _listener;
     private Task _acceptLoop = Task.CompletedTask;
 
-    public string ListeningOn => _listener?.LocalEndPoint?.ToString() ?? endpoint.ToString();
+    public string ListeningOn => _listener?.LocalEndPoint?.ToString() ?? endpoint.ToString() ?? "";
 
     public bool Start()
     {
         if (_listener != null)
             return false;
-        var listener = new Socket(endpoint.AddressFamily, SocketType.Stream, ProtocolType.Tcp);
+        var listener = new Socket(endpoint.AddressFamily, SocketType.Stream, endpoint is UnixDomainSocketEndPoint ? ProtocolType.Unspecified : ProtocolType.Tcp);
         try
         {
             listener.Bind(endpoint);
@@ -58,6 +60,9 @@ internal sealed class RawTcpEchoServer(IPEndPoint endpoint) : IBenchmarkServer
         var all = Task.WhenAll([_acceptLoop, .. _connections.Values]);
         if (!all.Wait(s_stopTimeout))
             Console.Error.WriteLine($"warning: connections still open {s_stopTimeout.TotalSeconds:0} s after the stop");
+        // A Unix socket file outlives its socket; the next server on the same path could not bind.
+        if (endpoint is UnixDomainSocketEndPoint && endpoint.ToString() is { } file)
+            File.Delete(file);
         return true;
     }
 

@@ -1,0 +1,27 @@
+using System.Collections.Generic;
+using System.Linq;
+using static NetCoreServer.Performance.Suite.ProtocolTraits;
+
+namespace NetCoreServer.Performance.Suite;
+
+/// <summary>
+/// Every protocol the suite runs, in the order of the table. A protocol the benchmark programs learn (ws and wss are
+/// on their way) is one more line here.
+/// </summary>
+internal static class ProtocolTable
+{
+    // Echo messages in flight per client: 1000 on streams, as NetCoreServer's benchmarks do; 100 datagrams over udp,
+    // which keeps loss manageable; 100 pipelined requests over http(s).
+    public static IReadOnlyList<ProtocolEntry> All { get; } =
+    [
+        new("tcp", Echo | Multicast | RawEcho | CEcho | CMulticast | CLoad, 1000),
+        new("ssl", Echo | Multicast, 1000),
+        new("uds", Echo | Multicast | RawEcho | CEcho | CLoad, 1000),
+        new("udp", Echo | Multicast | RawEcho | MulticastNeedsNamespace, 100),
+        new("http", Echo, 100),
+        new("https", Echo, 100),
+    ];
+
+    /// <summary>The entry named <paramref name="name"/>, or null.</summary>
+    public static ProtocolEntry? Find(string name) => All.FirstOrDefault(entry => entry.Name == name);
+}

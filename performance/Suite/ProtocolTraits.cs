@@ -1,0 +1,32 @@
+using System;
+
+namespace NetCoreServer.Performance.Suite;
+
+/// <summary>What the suite can run for one protocol.</summary>
+[Flags]
+internal enum ProtocolTraits
+{
+    /// <summary>Nothing.</summary>
+    None = 0,
+
+    /// <summary>EchoServer and EchoClient implement it.</summary>
+    Echo = 1,
+
+    /// <summary>MulticastServer and MulticastClient implement it.</summary>
+    Multicast = 2,
+
+    /// <summary>RawEchoServer implements it: the raw .NET Socket echo baseline.</summary>
+    RawEcho = 4,
+
+    /// <summary>echo_epoll serves it (tcp, or a Unix socket): the C echo reference.</summary>
+    CEcho = 8,
+
+    /// <summary>mcast_epoll serves it (tcp only): the C multicast reference.</summary>
+    CMulticast = 16,
+
+    /// <summary>echo_load and mcast_load speak it, so <c>--load c</c> applies.</summary>
+    CLoad = 32,
+
+    /// <summary>Its multicast sends to a group, which is allowed only inside a private network namespace.</summary>
+    MulticastNeedsNamespace = 64,
+}

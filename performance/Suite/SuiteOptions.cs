@@ -1,0 +1,74 @@
+using System.Collections.Generic;
+using System.Linq;
+using CommandLine;
+using NetCoreServer.Performance.Common;
+
+namespace NetCoreServer.Performance.Suite;
+
+/// <summary>The suite's command line.</summary>
+internal sealed class SuiteOptions : IValidatedOptions
+{
+    /// <summary>The longest run the suite accepts, so that a typo cannot make it run for hours.</summary>
+    public const int MaxSeconds = 600;
+
+    [Option('z', "seconds", Default = 2, HelpText = "Seconds each benchmark run measures (quick by default).")]
+    public int Seconds { get; set; } = 2;
+
+    [Option("protocol", Separator = ',', HelpText = "Protocols to run, comma-separated (default: all of tcp, ssl, uds, udp, http, https).")]
+    public IEnumerable<string> Protocols { get; set; } = [];
+
+    [Option("scenario", Separator = ',', HelpText = "Benchmarks to run, comma-separated: echo, multicast (default: both).")]
+    public IEnumerable<string> Scenarios { get; set; } = [];
+
+    [Option('c', "clients", Separator = ',', HelpText = "Client counts, comma-separated (default: 1,100).")]
+    public IEnumerable<int> Clients { get; set; } = [];
+
+    [Option("load", Default = "dotnet", HelpText = "Load generator for tcp and uds: dotnet (EchoClient, MulticastClient) or c (echo_load, mcast_load from the peers folder).")]
+    public string Load { get; set; } = "dotnet";
+
+    [Option("out", HelpText = "Folder for suite.json, suite.md and suite.png (default: artifacts/suite of the repository).")]
+    public string? Out { get; set; }
+
+    [Option("peers", HelpText = "Folder with the C peers' sources, built with cc when present (default: ../shared/peers beside the repository).")]
+    public string? Peers { get; set; }
+
+    [Option("no-baselines", Default = false, HelpText = "Run only our servers, no raw .NET or C reference server.")]
+    public bool NoBaselines { get; set; }
+
+    /// <summary>Set by the suite when it runs itself inside a private network namespace: rows go to stdout as JSON lines.</summary>
+    [Option("inside-namespace", Default = false, Hidden = true)]
+    public bool InsideNamespace { get; set; }
+
+    /// <summary>The chosen protocols, lower case; every known one when none was given.</summary>
+    public IReadOnlyList<string> ChosenProtocols => Protocols.Any()
+        ? Protocols.Select(name => name.ToLowerInvariant()).Distinct().ToArray()
+        : ProtocolTable.All.Select(entry => entry.Name).ToArray();
+
+    /// <summary>The chosen benchmarks; both when none was given.</summary>
+    public IReadOnlyList<string> ChosenScenarios => Scenarios.Any()
+        ? Scenarios.Select(name => name.ToLowerInvariant()).Distinct().ToArray()
+        : [Benchmark.Echo, Benchmark.Multicast];
+
+    /// <summary>The chosen client counts; 1 and 100 when none was given.</summary>
+    public IReadOnlyList<int> ChosenClients => Clients.Any() ? Clients.Distinct().ToArray() : [1, 100];
+
+    /// <summary>True when the C load clients replace the .NET ones where they can.</summary>
+    public bool CLoad => Load == "c";
+
+    public string? Validate()
+    {
+        if (Seconds is < 1 or > MaxSeconds)
+            return $"the seconds per run (-z) must be between 1 and {MaxSeconds}, not {Seconds}";
+        if (ChosenProtocols.FirstOrDefault(name => ProtocolTable.Find(name) is null) is { } unknown)
+            return $"unknown protocol '{unknown}'; the suite knows {string.Join(", ", ProtocolTable.All.Select(entry => entry.Name))}";
+        if (ChosenScenarios.FirstOrDefault(name => name is not (Benchmark.Echo or Benchmark.Multicast)) is { } scenario)
+            return $"unknown scenario '{scenario}'; the suite knows {Benchmark.Echo} and {Benchmark.Multicast}";
+        if (ChosenClients.FirstOrDefault(count => count is < 1 or > 1000) is var clients and not 0)
+            return $"a client count (-c) must be between 1 and 1000, not {clients}";
+        if (Load is not ("dotnet" or "c"))
+            return $"the load generator (--load) is dotnet or c, not '{Load}'";
+        if (Out is not null && string.IsNullOrWhiteSpace(Out))
+            return "the output folder (--out) must not be empty";
+        return null;
+    }
+}
