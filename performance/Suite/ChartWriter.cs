@@ -11,7 +11,6 @@ namespace NetCoreServer.Performance.Suite;
 /// </summary>
 internal static class ChartWriter
 {
-    private const int BarsPerGroup = 3;
     private const int Width = 1100;
 
     private static readonly (string Server, string Name, Color Color)[] s_series =
@@ -35,26 +34,29 @@ internal static class ChartWriter
         var plot = new Plot();
         var bars = new List<Bar>();
         var ticks = new List<Tick>();
-        for (var g = 0; g < groups.Count; g++)
+        // From the bottom up, so the first group is on top; each group as tall as its bars, plus a gap.
+        var position = 0.0;
+        for (var g = groups.Count - 1; g >= 0; g--)
         {
-            // The first group on top: positions count down.
-            var top = (groups.Count - 1 - g) * (BarsPerGroup + 1);
-            ticks.Add(new Tick(top + 1, groups[g].Key, isMajor: true));
-            for (var k = 0; k < s_series.Length; k++)
+            var present = s_series.Select(series => (Series: series, Row: groups[g].FirstOrDefault(row => row.Server == series.Server)))
+                .Where(pair => pair.Row is not null)
+                .Reverse()
+                .ToList();
+            ticks.Add(new Tick(position + (present.Count - 1) / 2.0, groups[g].Key, isMajor: true));
+            foreach (var (series, row) in present)
             {
-                if (groups[g].FirstOrDefault(row => row.Server == s_series[k].Server) is not { } row)
-                    continue;
                 bars.Add(new Bar
                 {
-                    Position = top + BarsPerGroup - 1 - k,
-                    Value = Math.Log10(row.MessagesPerSecond),
+                    Position = position++,
+                    Value = Math.Log10(row!.MessagesPerSecond),
                     ValueBase = floor,
-                    FillColor = s_series[k].Color,
+                    FillColor = series.Color,
                     LineWidth = 0,
                     Size = 0.9,
                     Label = Format.Rate(row.MessagesPerSecond),
                 });
             }
+            position += 1;
         }
 
         var plottable = plot.Add.Bars(bars);
@@ -69,14 +71,14 @@ internal static class ChartWriter
         plot.Axes.Bottom.Label.Text = "messages per second (log scale)";
         var highest = bars.Max(bar => bar.Value);
         plot.Axes.SetLimitsX(floor, Math.Ceiling(highest + 0.3) + 0.1);
-        plot.Axes.SetLimitsY(-1, groups.Count * (BarsPerGroup + 1) - 1);
+        plot.Axes.SetLimitsY(-1, position - 1);
         plot.Title(title);
 
         foreach (var (_, name, color) in s_series)
             plot.Legend.ManualItems.Add(new LegendItem { LabelText = name, FillColor = color });
         plot.ShowLegend(Edge.Bottom);
 
-        plot.SavePng(path, Width, 120 + groups.Count * 64);
+        plot.SavePng(path, Width, 130 + (int)position * 20);
         return true;
     }
 }

@@ -11,8 +11,8 @@ internal sealed class SuiteOptions : IValidatedOptions
     /// <summary>The longest run the suite accepts, so that a typo cannot make it run for hours.</summary>
     public const int MaxSeconds = 600;
 
-    [Option('z', "seconds", Default = 2, HelpText = "Seconds each benchmark run measures (quick by default).")]
-    public int Seconds { get; set; } = 2;
+    [Option('z', "seconds", Default = 3, HelpText = "Seconds each benchmark run measures (quick by default).")]
+    public int Seconds { get; set; } = 3;
 
     [Option("protocol", Separator = ',', HelpText = "Protocols to run, comma-separated (default: all of tcp, ssl, uds, udp, http, https).")]
     public IEnumerable<string> Protocols { get; set; } = [];

@@ -49,10 +49,10 @@ internal sealed partial class KestrelServerProcess : IDisposable
     /// </summary>
     public static async Task<string> Build()
     {
-        var root = RepositoryRoot();
+        var root = SourceTree.Root();
         if (root is null)
             Assert.Ignore($"no NetCoreServer.sln above {AppContext.BaseDirectory}, so performance/KestrelServer cannot be built");
-        var dotnet = DotnetHost();
+        var dotnet = SourceTree.DotnetHost();
         if (dotnet is null)
             Assert.Ignore("no dotnet host to build performance/KestrelServer with");
 
@@ -75,7 +75,7 @@ internal sealed partial class KestrelServerProcess : IDisposable
     /// <summary>Starts the server over plain HTTP and waits (bounded) until it says it accepts connections.</summary>
     public static async Task<KestrelServerProcess> Start(string assembly)
     {
-        var info = StartInfo(DotnetHost()!, new[] { assembly, "0", "http", "--address", "127.0.0.1", "--lifetime", LifetimeSeconds.ToString(CultureInfo.InvariantCulture) });
+        var info = StartInfo(SourceTree.DotnetHost()!, new[] { assembly, "0", "http", "--address", "127.0.0.1", "--lifetime", LifetimeSeconds.ToString(CultureInfo.InvariantCulture) });
         var output = new ConcurrentQueue<string>();
         var listening = new TaskCompletionSource<int>(TaskCreationOptions.RunContinuationsAsynchronously);
         var process = new Process { StartInfo = info, EnableRaisingEvents = true };
@@ -138,27 +138,6 @@ internal sealed partial class KestrelServerProcess : IDisposable
 
     [GeneratedRegex(@"listening on .*:(\d+)$")]
     private static partial Regex ListeningPort();
-
-    private static string? RepositoryRoot()
-    {
-        for (var directory = new DirectoryInfo(AppContext.BaseDirectory); directory is not null; directory = directory.Parent)
-        {
-            if (File.Exists(Path.Combine(directory.FullName, "NetCoreServer.sln")))
-                return directory.FullName;
-        }
-        return null;
-    }
-
-    private static string? DotnetHost()
-    {
-        var fromSdk = Environment.GetEnvironmentVariable("DOTNET_HOST_PATH");
-        if (!string.IsNullOrEmpty(fromSdk) && File.Exists(fromSdk))
-            return fromSdk;
-        var current = Environment.ProcessPath;
-        if (current is not null && Path.GetFileNameWithoutExtension(current) == "dotnet")
-            return current;
-        return ExternalTool.Find("dotnet");
-    }
 
     private static ProcessStartInfo StartInfo(string program, IEnumerable<string> arguments)
     {

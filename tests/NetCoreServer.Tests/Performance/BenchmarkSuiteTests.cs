@@ -1,0 +1,87 @@
+using System;
+using System.IO;
+using System.Linq;
+using System.Text.Json;
+using System.Threading.Tasks;
+using NUnit.Framework;
+
+namespace NetCoreServer.Tests.Performance;
+
+/// <summary>
+/// performance/Suite, the README's first command, run as a user runs it (its built assembly through dotnet) in its
+/// quickest mode on one protocol: it must finish in bounded time and write a report whose rows a reader would trust.
+/// </summary>
+[TestFixture]
+[NonParallelizable]
+public sealed class BenchmarkSuiteTests
+{
+    // Eight runs of one second, each with a server and a client start-up, on a loaded 2-core machine.
+    private static readonly TimeSpan s_timeout = TimeSpan.FromSeconds(240);
+
+    [Test]
+    public async Task TheQuickestSuiteRunOverTcpWritesMeasuredRowsWithBaselinesJsonMarkdownAndAChart()
+    {
+        var root = SourceTree.Root();
+        if (root is null)
+            Assert.Ignore($"no NetCoreServer.sln above {AppContext.BaseDirectory}, so there is no suite to run");
+        var dotnet = SourceTree.DotnetHost() ?? throw new InvalidOperationException("no dotnet host");
+        var suite = Path.Combine(root!, "performance", "Suite", "bin", "Release", "net10.0", "NetCoreServer.Performance.Suite.dll");
+        Assert.That(File.Exists(suite), Is.True, $"{suite} is built with the solution (dotnet build NetCoreServer.sln -c Release)");
+
+        var output = Path.Combine(Path.GetTempPath(), $"netcoreserver-suite-test-{Guid.NewGuid():N}");
+        try
+        {
+            var result = await ExternalTool.Run(dotnet, [suite, "--protocol", "tcp", "--seconds", "1", "--out", output], s_timeout);
+            Assert.That(result.ExitCode, Is.EqualTo(0), $"the suite's exit code; output:{Environment.NewLine}{result}");
+
+            using var report = JsonDocument.Parse(File.ReadAllText(Path.Combine(output, "suite.json")));
+            var rows = report.RootElement.GetProperty("rows").EnumerateArray().ToArray();
+            foreach (var benchmark in new[] { "echo", "multicast" })
+            {
+                foreach (var clients in new[] { 1, 100 })
+                {
+                    var ours = rows.SingleOrDefault(row => Matches(row, benchmark, clients, "ours"));
+                    Assert.That(ours.ValueKind, Is.EqualTo(JsonValueKind.Object), $"a row for our {benchmark} server with {clients} clients");
+                    AssertMeasured(ours, $"our {benchmark} with {clients} clients");
+                    Assert.That(ours.GetProperty("allocated_bytes_per_message").GetDouble(), Is.InRange(0.0, 10_000.0),
+                        $"allocated bytes per message of our {benchmark} server with {clients} clients");
+                }
+            }
+
+            // The raw .NET baseline runs for echo in the same suite, and our echo rows carry a ratio to a baseline.
+            foreach (var clients in new[] { 1, 100 })
+            {
+                var raw = rows.Single(row => Matches(row, "echo", clients, "raw"));
+                AssertMeasured(raw, $"the raw .NET echo with {clients} clients");
+                var ours = rows.Single(row => Matches(row, "echo", clients, "ours"));
+                var baseline = rows.Single(row => Matches(row, "echo", clients, ours.GetProperty("baseline").GetString()!));
+                Assert.That(ours.GetProperty("ratio").GetDouble(),
+                    Is.EqualTo(ours.GetProperty("msg_per_s").GetDouble() / baseline.GetProperty("msg_per_s").GetDouble()).Within(0.01),
+                    $"our echo's ratio with {clients} clients is its msg/s over its baseline's");
+            }
+
+            var markdown = File.ReadAllText(Path.Combine(output, "suite.md"));
+            Assert.That(markdown, Does.Contain("| scenario | server | load | msg/s |").And.Contain("echo tcp ×100"), "the Markdown table");
+            var png = File.ReadAllBytes(Path.Combine(output, "suite.png"));
+            Assert.That(png.Take(8), Is.EqualTo(new byte[] { 0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A }), "suite.png starts with the PNG signature");
+            Assert.That(png.Length, Is.GreaterThan(10_000), "the chart has content");
+        }
+        finally
+        {
+            if (Directory.Exists(output))
+                Directory.Delete(output, recursive: true);
+        }
+    }
+
+    private static bool Matches(JsonElement row, string benchmark, int clients, string server)
+        => row.GetProperty("benchmark").GetString() == benchmark && row.GetProperty("protocol").GetString() == "tcp"
+            && row.GetProperty("clients").GetInt32() == clients && row.GetProperty("server").GetString() == server;
+
+    private static void AssertMeasured(JsonElement row, string what)
+    {
+        Assert.That(row.TryGetProperty("failure", out var failure), Is.False, $"{what} was measured, but: {(failure.ValueKind == JsonValueKind.String ? failure.GetString() : "")}");
+        Assert.That(row.GetProperty("msg_per_s").GetDouble(), Is.GreaterThan(1000), $"{what}: messages per second");
+        Assert.That(row.GetProperty("errors").GetInt64(), Is.EqualTo(0), $"{what}: errors");
+        Assert.That(row.GetProperty("server_cpu_seconds").GetDouble(), Is.GreaterThan(0), $"{what}: server CPU seconds while loaded");
+    }
+}
