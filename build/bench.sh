@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The main demo: NetCoreServer's echo and multicast benchmarks, run over loopback against the library's servers,
-# with a raw System.Net.Sockets echo server as the baseline.
+# NetCoreServer's echo and multicast benchmarks from bash, run over loopback against the library's servers, with a
+# raw System.Net.Sockets echo server as the baseline. The main demo is now performance/Suite (see the README).
 #
 #   build/bench.sh                       # 5 s per run
 #   SECONDS_PER_RUN=3 build/bench.sh     # shorter
