@@ -62,6 +62,22 @@ internal static class Program
         var runner = new ScenarioRunner(layout, peers, seconds);
         var namespaced = new NamespaceRunner(layout, seconds);
         var rows = new List<SuiteRow>();
+        Task<SuiteRow> Run(Scenario scenario, Action<double> progress)
+            => InNamespace(scenario) ? namespaced.RunAsync(scenario, progress) : runner.RunAsync(scenario, progress);
+
+        // Redirected to a file or a pipe, a live display would print a line per refresh: one line per run instead.
+        if (!AnsiConsole.Profile.Capabilities.Interactive)
+        {
+            Console.WriteLine($"suite: {plan.Count} runs of {seconds} s");
+            foreach (var scenario in plan)
+            {
+                var row = await Run(scenario, _ => { });
+                Console.WriteLine($"  {scenario}: {(row.Measured ? $"{Format.Rate(row.MessagesPerSecond)} msg/s" : row.Failure)}");
+                rows.Add(row);
+            }
+            return rows;
+        }
+
         await AnsiConsole.Progress()
             .AutoClear(false)
             .Columns(new TaskDescriptionColumn { Alignment = Justify.Left }, new ProgressBarColumn(), new PercentageColumn(), new ElapsedTimeColumn(), new SpinnerColumn())
@@ -71,9 +87,7 @@ internal static class Program
                 foreach (var scenario in plan)
                 {
                     var task = context.AddTask(Markup.Escape(scenario.ToString()), maxValue: 1.0);
-                    var row = InNamespace(scenario)
-                        ? await namespaced.RunAsync(scenario, fraction => task.Value = fraction)
-                        : await runner.RunAsync(scenario, fraction => task.Value = fraction);
+                    var row = await Run(scenario, fraction => task.Value = fraction);
                     task.Value = 1.0;
                     task.Description = Markup.Escape(scenario.ToString()) + (row.Measured ? $" [green]{Format.Rate(row.MessagesPerSecond)} msg/s[/]" : " [red]failed[/]");
                     task.StopTask();
