@@ -5,8 +5,9 @@ using static NetCoreServer.Performance.Suite.ProtocolTraits;
 namespace NetCoreServer.Performance.Suite;
 
 /// <summary>
-/// Every protocol the suite runs, in the order of the table. A protocol the benchmark programs learn (ws and wss are
-/// on their way) is one more line here.
+/// Every protocol the suite runs, in the order of the table. A protocol the benchmark programs learn is one more
+/// line here: once EchoServer, EchoClient, MulticastServer and MulticastClient take <c>--protocol ws</c> and
+/// <c>--protocol wss</c>, the lines are <c>new("ws", Echo | Multicast, 1000)</c> and <c>new("wss", Echo | Multicast, 1000)</c>.
 /// </summary>
 internal static class ProtocolTable
 {

@@ -63,7 +63,7 @@ internal sealed class SuiteOptions : IValidatedOptions
             return $"unknown protocol '{unknown}'; the suite knows {string.Join(", ", ProtocolTable.All.Select(entry => entry.Name))}";
         if (ChosenScenarios.FirstOrDefault(name => name is not (Benchmark.Echo or Benchmark.Multicast)) is { } scenario)
             return $"unknown scenario '{scenario}'; the suite knows {Benchmark.Echo} and {Benchmark.Multicast}";
-        if (ChosenClients.FirstOrDefault(count => count is < 1 or > 1000) is var clients and not 0)
+        if (ChosenClients.Select(count => (int?)count).FirstOrDefault(count => count is < 1 or > 1000) is { } clients)
             return $"a client count (-c) must be between 1 and 1000, not {clients}";
         if (Load is not ("dotnet" or "c"))
             return $"the load generator (--load) is dotnet or c, not '{Load}'";
