@@ -37,6 +37,11 @@ internal sealed class WsProbe
 
     public int Sessions;
 
+    /// <summary>Completes when <see cref="ExpectedSessions"/> sessions have upgraded.</summary>
+    public TaskCompletionSource<bool> AllUpgraded { get; } = New<bool>();
+
+    public int ExpectedSessions { get; set; } = 1;
+
     public static TaskCompletionSource<T> New<T>() => new(TaskCreationOptions.RunContinuationsAsynchronously);
 
     /// <summary>The hooks raised, in order, over all sessions (the tests use one session when they read it).</summary>
@@ -83,8 +88,9 @@ internal sealed class WsProbe
     public void Connected(IWsPeer peer)
     {
         Hook("OnWsConnected");
-        Interlocked.Increment(ref Sessions);
         OnUpgraded?.Invoke(peer);
+        if (Interlocked.Increment(ref Sessions) == ExpectedSessions)
+            AllUpgraded.TrySetResult(true);
         Upgraded.TrySetResult(peer);
     }
 }
