@@ -31,12 +31,12 @@ internal static class NetCoreServerWsApi
             "public void ClearWsBuffers()",
             "public void InitWsNonce()",
         ],
-        ["WsServer"] = [.. Inherited("HttpServer"), .. Constructors(""), .. ServerMembers()],
-        ["WssServer"] = [.. Inherited("HttpsServer"), .. Constructors("SslContext, "), .. ServerMembers()],
+        ["WsServer"] = [.. Inherited("HttpServer"), .. NetCoreServerHttpApi.TcpConstructors(""), .. ServerMembers()],
+        ["WssServer"] = [.. Inherited("HttpsServer"), .. NetCoreServerHttpApi.TcpConstructors("SslContext, "), .. ServerMembers()],
         ["WsSession"] = [.. Inherited("HttpSession"), "public .ctor(WsServer)", .. SessionMembers()],
         ["WssSession"] = [.. Inherited("HttpsSession"), "public .ctor(WssServer)", .. SessionMembers()],
-        ["WsClient"] = [.. Inherited("HttpClient"), .. Constructors(""), .. ClientMembers()],
-        ["WssClient"] = [.. Inherited("HttpsClient"), .. Constructors("SslContext, "), .. ClientMembers()],
+        ["WsClient"] = [.. Inherited("HttpClient"), .. NetCoreServerHttpApi.TcpConstructors(""), .. ClientMembers()],
+        ["WssClient"] = [.. Inherited("HttpsClient"), .. NetCoreServerHttpApi.TcpConstructors("SslContext, "), .. ClientMembers()],
     };
 
     /// <summary>The expected signatures <paramref name="name"/> does not offer.</summary>
@@ -50,14 +50,6 @@ internal static class NetCoreServerWsApi
     }
 
     private static IEnumerable<string> Inherited(string http) => NetCoreServerHttpApi.Types[http].Where(s => !s.Contains(".ctor("));
-
-    private static string[] Constructors(string context) =>
-    [
-        $"public .ctor({context}IPAddress, int)",
-        $"public .ctor({context}string, int)",
-        $"public .ctor({context}DnsEndPoint)",
-        $"public .ctor({context}IPEndPoint)",
-    ];
 
     private static IEnumerable<string> Hooks(bool virtualHooks)
     {
