@@ -39,6 +39,22 @@ public sealed class WsEndToEndTests(WsTransport transport)
     }
 
     [Test]
+    public async Task ABlockingSendFromTheReceiveHookEchoesEveryMessageInOrder()
+    {
+        using var server = new WsTestServer(transport);
+        server.Probe.Echo = WsEcho.TextBlocking;
+        using var client = new WsTestClient(transport, server.Port);
+        Assert.That(client.ConnectAsync(), Is.True);
+        var peer = await Wait.For(client.Probe.Upgraded.Task, "the client's OnWsConnected");
+
+        for (var i = 0; i < 300; i++)
+            peer.SendTextAsync(Encoding.UTF8.GetBytes(i + new string('b', i * 100)));
+
+        for (var i = 0; i < 300; i++)
+            Assert.That(Encoding.UTF8.GetString(await Next(client.Probe, $"echo {i}")), Is.EqualTo(i + new string('b', i * 100)));
+    }
+
+    [Test]
     public async Task APingIsAnsweredWithAPongCarryingTheSamePayload()
     {
         using var server = new WsTestServer(transport);
