@@ -29,4 +29,7 @@ internal interface IWsConnectionHost
 
     /// <summary>Starts a graceful close of the TCP connection (what is queued, the close frame included, goes out first).</summary>
     void Disconnect(DisconnectReason reason);
+
+    /// <summary>Closes the TCP connection at once, dropping what is queued (a peer that did not answer in time).</summary>
+    void Abort(DisconnectReason reason);
 }

@@ -104,8 +104,9 @@ internal sealed partial class WsConnection : IStreamProtocol, IDisposable
         var state = Volatile.Read(ref _state);
         if (state != Open)
         {
-            // The peer did not answer our close frame in time (or the answer was sent and TCP is still closing).
-            _host.Disconnect(DisconnectReason.Timeout);
+            // The peer did not answer our close frame in time (or TCP is still closing): it may not be reading at all,
+            // so waiting again for what is queued to drain would only hold the connection longer.
+            _host.Abort(DisconnectReason.Timeout);
             return;
         }
         var idle = TimeSpan.FromMilliseconds(Environment.TickCount64 - Volatile.Read(ref _lastReceived));

@@ -152,3 +152,5 @@ using NetCoreServer.WebSockets;
     }
 
     void IWsConnectionHost.Disconnect(NetCoreServer.DisconnectReason reason) => DisconnectEngine(reason);
+
+    void IWsConnectionHost.Abort(NetCoreServer.DisconnectReason reason) => Engine?.Abort(reason);
