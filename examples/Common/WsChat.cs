@@ -47,6 +47,18 @@ public static class WsChat
     public static void PrintPage(string scheme, object? endpoint)
         => Console.WriteLine($"Chat page: {scheme}://{endpoint}{PagePath}");
 
+    /// <summary>Call from a chat session's OnWsReceived: prints the message as incoming and returns it, for the server to multicast.</summary>
+    /// <param name="buffer">The message's buffer, valid only during the hook.</param>
+    /// <param name="offset">Where the message starts.</param>
+    /// <param name="size">Its length.</param>
+    /// <returns>The text.</returns>
+    public static string Incoming(byte[] buffer, long offset, long size)
+    {
+        var text = Decode(buffer, offset, size);
+        Console.WriteLine($"Incoming: {text}");
+        return text;
+    }
+
     /// <summary>A received message as text. Text messages are valid UTF-8 (the library checks that); a binary
     /// message from a browser is decoded the same way, any invalid byte shown as U+FFFD.</summary>
     /// <param name="buffer">The message's buffer, valid only during the hook.</param>

@@ -23,17 +23,9 @@ internal sealed class ChatSession : WsSession
         SendTextAsync(WsChat.Welcome("WS"));
     }
 
-    public override void OnWsDisconnected()
-    {
-        Console.WriteLine($"Chat WS session with Id {Id} disconnected ({DisconnectReason})");
-    }
+    public override void OnWsDisconnected() => Console.WriteLine($"Chat WS session with Id {Id} disconnected ({DisconnectReason})");
 
-    public override void OnWsReceived(byte[] buffer, long offset, long size)
-    {
-        var text = WsChat.Decode(buffer, offset, size);
-        Console.WriteLine($"Incoming: {text}");
-        _server.MulticastText(text);
-    }
+    public override void OnWsReceived(byte[] buffer, long offset, long size) => _server.MulticastText(WsChat.Incoming(buffer, offset, size));
 
     protected override void OnError(SocketError error)
     {

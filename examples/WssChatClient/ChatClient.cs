@@ -11,11 +11,11 @@ namespace WssChatClient;
 /// <summary>
 /// A secure WebSocket chat connection that trusts only the given authority, prints every message it receives on a
 /// line of its own and, until <see cref="DisconnectAndStopAsync"/> is called, connects again one second after every
-/// disconnect or failed attempt (refused, or a certificate rejected). Problems are printed once per outage.
+/// disconnect or failed attempt (refused, or a certificate rejected); see <see cref="WsChatClientEvents"/>.
 /// </summary>
 internal sealed class ChatClient : WssClient, IChatClient
 {
-    private readonly AutoReconnect _reconnect;
+    private readonly WsChatClientEvents _events;
     private readonly CertificateAuthority _authority;
 
     /// <summary>Creates a client of <paramref name="address"/>:<paramref name="port"/>; call ConnectAsync to start.</summary>
@@ -27,14 +27,14 @@ internal sealed class ChatClient : WssClient, IChatClient
         : base(context, address, port)
     {
         _authority = authority;
-        _reconnect = new AutoReconnect(ConnectAsync);
+        _events = new WsChatClientEvents("WSS", ConnectAsync);
         // Set here rather than by the caller: the check reports through this client's outage state.
         context.CertificateValidationCallback = ValidateServerCertificate;
     }
 
     public async Task DisconnectAndStopAsync()
     {
-        _reconnect.Stop();
+        _events.Reconnect.Stop();
         CloseAsync(1000);
         await DisconnectAndWaitAsync().ConfigureAwait(false);
     }
@@ -42,38 +42,24 @@ internal sealed class ChatClient : WssClient, IChatClient
     // One console line is one WebSocket text message, without the line ending the console adds.
     bool IChatClient.SendAsync(string text) => SendTextAsync(text.TrimEnd('\n'));
 
-    public override void OnWsConnected(HttpResponse response)
-    {
-        // Only now is the connection usable: TLS handshaked and the upgrade accepted.
-        _reconnect.Recovered();
-        Console.WriteLine($"Chat WSS client connected a new session with Id {Id} (server certificate {RemoteCertificate?.Subject})");
-    }
+    // Only now is the connection usable: TLS handshaked and the upgrade accepted.
+    public override void OnWsConnected(HttpResponse response) => _events.Upgraded(Id, $" (server certificate {RemoteCertificate?.Subject})");
 
-    public override void OnWsReceived(byte[] buffer, long offset, long size)
-    {
-        Console.WriteLine(WsChat.Decode(buffer, offset, size));
-    }
+    public override void OnWsReceived(byte[] buffer, long offset, long size) => WsChatClientEvents.Received(buffer, offset, size);
 
     protected override void OnDisconnected()
     {
         base.OnDisconnected();
-        if (_reconnect.IsStopped)
-            Console.WriteLine($"Chat WSS client disconnected a session with Id {Id}");
-        else if (_reconnect.Disconnected())
-            Console.WriteLine($"Chat WSS client disconnected a session with Id {Id} ({DisconnectReason}); reconnecting every {_reconnect.Delay.TotalSeconds:0} s");
+        _events.Disconnected(Id, DisconnectReason);
     }
 
-    protected override void OnError(SocketError error)
-    {
-        if (!_reconnect.IsRecovering)
-            Console.WriteLine($"Chat WSS client caught an error with code {error}");
-    }
+    protected override void OnError(SocketError error) => _events.Error(error);
 
     // Runs on the handshake's thread-pool thread, before the upgrade request is sent.
     private bool ValidateServerCertificate(object sender, X509Certificate? certificate, X509Chain? chain, SslPolicyErrors errors)
     {
         var problem = _authority.CheckServerCertificate(certificate, chain, errors);
-        if (problem is not null && !_reconnect.IsRecovering)
+        if (problem is not null && !_events.Reconnect.IsRecovering)
             Console.WriteLine($"Chat WSS client rejected the server certificate: {problem}");
         return problem is null;
     }
