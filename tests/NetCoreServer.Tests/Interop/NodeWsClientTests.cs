@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Generic;
 using System.Linq;
 using System.Net;
 using System.Text;
@@ -44,6 +45,7 @@ public sealed class NodeWsClientTests
         Assert.That(report.GetProperty("extensions").GetString(), deflate ? Does.StartWith("permessage-deflate") : Is.Empty,
             "the client sees permessage-deflate accepted exactly when both sides want it");
         Assert.That(negotiated, deflate ? Does.StartWith("permessage-deflate") : Is.Empty, "what our server answered");
+        Assert.That(report.GetProperty("protocol").GetString(), Is.EqualTo("chat"), "the subprotocol our server chose from the client's offer");
 
         Assert.That(report.GetProperty("text").GetString(), Is.EqualTo(Text), "text echoed intact (UTF-8 beyond the BMP)");
         Assert.That(report.GetProperty("textIsBinary").GetBoolean(), Is.False, "a text message came back as text");
@@ -64,6 +66,9 @@ public sealed class NodeWsClientTests
         Assert.That((status, reason), Is.EqualTo((4000, "done here")), "our server saw the client's close status and reason");
     }
 
+    // ws-client-check.js offers the subprotocol "chat"; the ws client fails a connection whose server picks none.
+    private static string? ChooseChat(IReadOnlyList<string> offered) => offered.Contains("chat") ? "chat" : null;
+
     // Our echo server on a free loopback port; the Ws and Wss servers share no base class that has the options.
     private static (IDisposable Server, int Port) StartServer(bool secure, bool deflate, WsEchoRecorder recorder)
     {
@@ -71,11 +76,13 @@ public sealed class NodeWsClientTests
         {
             var wss = new InteropWssServer(SslTestTransport.DefaultServerContext(), recorder);
             wss.Ws.Deflate = deflate;
+            wss.Ws.SelectSubprotocol = ChooseChat;
             Assert.That(wss.Start(), Is.True, "the WssServer starts");
             return (wss, ((IPEndPoint)wss.Endpoint).Port);
         }
         var ws = new InteropWsServer(recorder);
         ws.Ws.Deflate = deflate;
+        ws.Ws.SelectSubprotocol = ChooseChat;
         Assert.That(ws.Start(), Is.True, "the WsServer starts");
         return (ws, ((IPEndPoint)ws.Endpoint).Port);
     }
