@@ -55,13 +55,14 @@ wschat_browser() { # Chromium loads the page and chats with alice and bob throug
         return
     fi
     launch browser node "$INTEROP/chat-browser.js" "$SCHEME://127.0.0.1:$PORT/chat/index.html" \
-        --send "hello from chromium $TAG" --expect "hello from alice to the page $TAG" --timeout 30
+        --send "hello from chromium $TAG" --expect "hello from alice to the page $TAG" --expect "hello from chromium $TAG" --timeout 30
     WAIT_SECONDS=30 check "Chromium loads the page and its WebSocket connects" saw browser "page connected"
     check "Chromium sends a message from the page" saw browser "page sent hello from chromium $TAG"
     check "alice receives the page's message" saw alice "hello from chromium $TAG"
     check "bob receives the page's message" saw bob "hello from chromium $TAG"
     type_in alice "hello from alice to the page $TAG"
     check "the page shows alice's message" saw browser "page saw hello from alice to the page $TAG"
+    check "the page shows its own message, relayed back by the server" saw browser "page saw hello from chromium $TAG"
     check "the page showed the welcome first" saw browser "page messages [\"Welcome to the $CHAT chat!"
     WAIT_SECONDS=30 check "the Chromium driver exits with 0" exits_with browser 0
 }

@@ -1,29 +1,29 @@
 #!/usr/bin/env node
 // Headless Chromium (Debian's chromium, driven by playwright-core) on the chat page of our WsChatServer or
 // WssChatServer: it loads the page, waits until the page's WebSocket is connected, types a message and sends it,
-// then waits until the page shows an expected message from someone else.
+// then waits until the page shows every expected message (from someone else, or its own relayed back).
 //
-//   node chat-browser.js URL --send TEXT --expect TEXT [--timeout SECONDS] [--screenshot FILE.png]
+//   node chat-browser.js URL --send TEXT --expect TEXT [--expect TEXT...] [--timeout SECONDS] [--screenshot FILE.png]
 //
 // Prints, one line each, as they happen:
 //   page connected                  the page's status says connected (the driving test may now send to it)
 //   page sent TEXT                  the message was typed and sent
-//   page saw TEXT                   the page lists the expected message
+//   page saw TEXT                   the page lists an expected message (one line each)
 //   page messages JSON              every message the page lists, in order, at the end
 // The browser is /usr/bin/chromium unless CHROMIUM names another; it runs with --no-sandbox when run as root, where
 // Chromium's sandbox cannot start. Certificate errors are ignored: the examples' authority is not one the browser
-// knows. Exit code 0 when the expected message appeared, 1 otherwise (an error, or after --timeout, default 30 s).
+// knows. Exit code 0 when every expected message appeared, 1 otherwise (an error, or after --timeout, default 30 s).
 'use strict';
 
 const fs = require('fs');
 const { chromium } = require('playwright-core');
 
 function parse(argv) {
-    const options = { url: argv[0], send: null, expect: null, timeout: 30, screenshot: null };
+    const options = { url: argv[0], send: null, expect: [], timeout: 30, screenshot: null };
     for (let i = 1; i < argv.length; i++) {
         switch (argv[i]) {
             case '--send': options.send = argv[++i]; break;
-            case '--expect': options.expect = argv[++i]; break;
+            case '--expect': options.expect.push(argv[++i]); break;
             case '--timeout': options.timeout = Number(argv[++i]); break;
             case '--screenshot': options.screenshot = argv[++i]; break;
             default:
@@ -31,8 +31,8 @@ function parse(argv) {
                 process.exit(2);
         }
     }
-    if (!options.url || options.send === null || options.expect === null) {
-        console.error('usage: node chat-browser.js URL --send TEXT --expect TEXT [--timeout SECONDS] [--screenshot FILE.png]');
+    if (!options.url || options.send === null || options.expect.length === 0) {
+        console.error('usage: node chat-browser.js URL --send TEXT --expect TEXT [--expect TEXT...] [--timeout SECONDS] [--screenshot FILE.png]');
         process.exit(2);
     }
     return options;
@@ -70,12 +70,14 @@ async function main() {
         await say(`page sent ${options.send}`);
 
         let found = true;
-        try {
-            await page.locator('#messages li', { hasText: options.expect }).first().waitFor();
-            await say(`page saw ${options.expect}`);
-        } catch (error) {
-            found = false;
-            console.error(`chat-browser.js: the page did not show '${options.expect}': ${error.message}`);
+        for (const expected of options.expect) {
+            try {
+                await page.locator('#messages li', { hasText: expected }).first().waitFor();
+                await say(`page saw ${expected}`);
+            } catch (error) {
+                found = false;
+                console.error(`chat-browser.js: the page did not show '${expected}': ${error.message}`);
+            }
         }
         const listed = await page.locator('#messages li').allTextContents();
         await say(`page messages ${JSON.stringify(listed)}`);

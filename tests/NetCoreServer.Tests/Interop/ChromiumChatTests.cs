@@ -54,7 +54,7 @@ public sealed class ChromiumChatTests
         var fromPage = $"hello from chromium {tag}";
         var fromClient = $"hello from our client {tag}";
         using var browser = ChildProcess.Start(node,
-            [Path.Combine(interop, "chat-browser.js"), page, "--send", fromPage, "--expect", fromClient, "--timeout", "30"],
+            [Path.Combine(interop, "chat-browser.js"), page, "--send", fromPage, "--expect", fromClient, "--expect", fromPage, "--timeout", "30"],
             "Chromium (chat-browser.js)");
         await browser.WaitForLine("^page connected$", "the page's WebSocket connected", s_browserTimeout);
         // The page sends its message as soon as it is connected; ours goes now, so the page is there to see it.
@@ -68,6 +68,7 @@ public sealed class ChromiumChatTests
         Assert.That(received, Does.Contain(fromClient), "and its own message, relayed to everyone");
 
         await browser.WaitForLine($"^page saw {Regex.Escape(fromClient)}$", "the page showing our client's message", s_browserTimeout);
+        await browser.WaitForLine($"^page saw {Regex.Escape(fromPage)}$", "the page showing its own message, relayed back", s_browserTimeout);
         var listed = JsonSerializer.Deserialize<string[]>((await browser.WaitForLine("^page messages (.*)$", "the page's list of messages")).Groups[1].Value)!;
         Assert.That(listed[0], Does.StartWith($"Welcome to the {protocol} chat!"), "the page shows the welcome first");
         Assert.That(listed, Does.Contain(fromPage).And.Contain(fromClient), "the page lists its own message, relayed back, and ours");
