@@ -25,6 +25,9 @@ internal interface IHttpServerSessionHost
 
     void RaiseRequestError(HttpRequest request, string error);
 
+    /// <summary>Offers a complete request to a protocol upgrade (WebSocket) before the request hooks; see <see cref="HttpUpgrade"/>.</summary>
+    HttpUpgrade Upgrade(HttpRequest request);
+
     /// <summary>Queues a message of one or two pieces as one unit; false when refused.</summary>
     bool SendMessage(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body, bool blocking);
 
@@ -58,6 +61,9 @@ internal sealed class HttpServerProtocol : IStreamProtocol
     private readonly Timer _timer;
     private bool _closing;
     private bool _headStarted;
+
+    // The connection switched protocols: bytes after the upgrade request belong to the new protocol, not to HTTP.
+    private bool _upgraded;
 
     // While a streamed body goes out, later responses wait here, in order, so that nothing is sent in its middle.
     private List<byte[]>? _deferred;
@@ -111,7 +117,7 @@ internal sealed class HttpServerProtocol : IStreamProtocol
                     break;
                 case HttpReadResult.MessageReady:
                     if (!Dispatch())
-                        return data.Length;
+                        return _upgraded ? total : data.Length;
                     // The request stays as it is until more bytes arrive (a response may be sent later, from another thread).
                     if (total == data.Length)
                         return total;
@@ -134,6 +140,23 @@ internal sealed class HttpServerProtocol : IStreamProtocol
             if (!keepAlive)
                 _closing = true;
             _headStarted = false;
+        }
+        switch (_session.Upgrade(_request))
+        {
+            case HttpUpgrade.Switched:
+                // The 101 went out through SendResponse, which restarted the idle clock: HTTP is over on this connection.
+                lock (_lock)
+                {
+                    _closing = true;
+                    _upgraded = true;
+                }
+                Disarm();
+                return false;
+            case HttpUpgrade.Refused:
+                lock (_lock)
+                    _closing = true;
+                Disarm();
+                return false;
         }
         var cached = _request.Method is "GET" or "HEAD" ? _session.FindCached(_request) : null;
         if (cached != null)

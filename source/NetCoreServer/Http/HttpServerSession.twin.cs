@@ -165,6 +165,11 @@ using NetCoreServer.Http;
 
     void IHttpServerSessionHost.RaiseRequestError(HttpRequest request, string error) => OnReceivedRequestError(request, error);
 
+    HttpUpgrade IHttpServerSessionHost.Upgrade(HttpRequest request) => UpgradeRequest(request);
+
+    /// <summary>Offers a complete request to a protocol upgrade before OnReceivedRequest; plain HTTP sessions take none.</summary>
+    private protected virtual HttpUpgrade UpgradeRequest(HttpRequest request) => HttpUpgrade.None;
+
     bool IHttpServerSessionHost.SendMessage(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body, bool blocking) => SendMessage(head, body, blocking);
 
     void IHttpServerSessionHost.Disconnect() => Disconnect();

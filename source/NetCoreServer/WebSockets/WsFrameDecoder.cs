@@ -106,6 +106,9 @@ internal sealed partial class WsFrameDecoder : IDisposable
 
     public bool IsFailed => _state == State.Failed;
 
+    /// <summary>Payload bytes of the current frame still to come (0 between frames): what a blocking reader needs next.</summary>
+    public long PayloadRemaining => _state == State.Payload ? _frameRemaining : 0;
+
     /// <summary>True once a close frame was read (or the decoder was disposed): further input is consumed and ignored.</summary>
     public bool IsClosed => _state == State.Closed;
 

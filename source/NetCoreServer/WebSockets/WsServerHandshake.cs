@@ -66,9 +66,10 @@ internal static class WsServerHandshake
     /// Writes the 101 answer into <paramref name="response"/> (cleared first): Upgrade, Connection,
     /// Sec-WebSocket-Accept, the subprotocol chosen by <see cref="WsHandshakeOptions.SelectSubprotocol"/> if any, and
     /// permessage-deflate when <see cref="WsHandshakeOptions.Deflate"/> is set and an offer is acceptable. The head is
-    /// ended without Content-Length (none is allowed in a 1xx).
+    /// ended without Content-Length (none is allowed in a 1xx), unless <paramref name="endHead"/> is false: then the
+    /// caller may add fields first (a session's connecting hook) and ends it with <see cref="WsHandshake.EndHead"/>.
     /// </summary>
-    public static WsHandshakeResult Accept(WsUpgradeRequest upgrade, HttpResponse response, WsHandshakeOptions? options = null)
+    public static WsHandshakeResult Accept(WsUpgradeRequest upgrade, HttpResponse response, WsHandshakeOptions? options = null, bool endHead = true)
     {
         response.Clear().SetBegin(101)
             .SetHeader("Upgrade", "websocket")
@@ -92,7 +93,8 @@ internal static class WsServerHandshake
             deflate = parameters;
             response.SetHeader("Sec-WebSocket-Extensions", parameters.ToHeaderValue());
         }
-        WsHandshake.EndHead(response.Store);
+        if (endHead)
+            WsHandshake.EndHead(response.Store);
         return new WsHandshakeResult(subprotocol, deflate);
     }
 

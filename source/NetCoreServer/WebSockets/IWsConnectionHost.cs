@@ -1,0 +1,26 @@
+using System;
+
+namespace NetCoreServer.WebSockets;
+
+/// <summary>
+/// What the framer (<see cref="WsConnection"/>) needs from the session or client it serves: its hooks, an atomic send of
+/// one frame, and ending the TCP connection. Implemented once for WsSession, WssSession, WsClient and WssClient.
+/// </summary>
+internal interface IWsConnectionHost
+{
+    void RaiseReceived(byte[] buffer, long offset, long size);
+
+    void RaisePing(byte[] buffer, long offset, long size);
+
+    void RaisePong(byte[] buffer, long offset, long size);
+
+    void RaiseClose(byte[] buffer, long offset, long size, int status);
+
+    void RaiseError(string error);
+
+    /// <summary>Queues (or, when <paramref name="blocking"/>, writes and waits for) a frame of one or two pieces as one unit; false when refused.</summary>
+    bool SendFrame(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body, bool blocking);
+
+    /// <summary>Starts a graceful close of the TCP connection (what is queued, the close frame included, goes out first).</summary>
+    void Disconnect(DisconnectReason reason);
+}

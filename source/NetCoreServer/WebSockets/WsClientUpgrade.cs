@@ -1,0 +1,61 @@
+using System;
+using NetCoreServer.Core;
+using NetCoreServer.Http;
+
+namespace NetCoreServer.WebSockets;
+
+/// <summary>What a WebSocket client does with the server's answer to its upgrade request.</summary>
+internal interface IWsUpgradeClient
+{
+    /// <summary>A whole response arrived (a 101 or anything else: the client checks it).</summary>
+    void UpgradeAnswered(HttpResponse response);
+
+    /// <summary>The answer could not be read as HTTP.</summary>
+    void UpgradeFailed(string error);
+}
+
+/// <summary>
+/// The client's protocol between sending the upgrade request and the answer: it reads one HTTP response and hands it
+/// over. Unlike <see cref="HttpClientProtocol"/>, which passes over 1xx responses as interim, it takes the 101 as the
+/// final answer; the client then puts the framer in the slot, so bytes right after the 101 are read as frames.
+/// </summary>
+internal sealed class WsClientUpgrade : IStreamProtocol
+{
+    private readonly IWsUpgradeClient _client;
+    private readonly HttpResponseReader _reader;
+    private bool _done;
+
+    public WsClientUpgrade(IWsUpgradeClient client, HttpResponse response)
+    {
+        _client = client;
+        response.Clear();
+        _reader = new HttpResponseReader(response) { RequestMethod = "GET" };
+    }
+
+    public int Received(ReadOnlySpan<byte> data)
+    {
+        if (_done)
+            return data.Length;
+        var total = 0;
+        while (true)
+        {
+            var result = _reader.Read(data[total..], out var consumed);
+            total += consumed;
+            switch (result)
+            {
+                case HttpReadResult.NeedMoreData:
+                    return total;
+                case HttpReadResult.HeaderReady:
+                    break;
+                case HttpReadResult.MessageReady:
+                    _done = true;
+                    _client.UpgradeAnswered(_reader.Response);
+                    return total;
+                default:
+                    _done = true;
+                    _client.UpgradeFailed(_reader.ErrorReason);
+                    return data.Length;
+            }
+        }
+    }
+}

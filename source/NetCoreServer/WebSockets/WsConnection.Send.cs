@@ -1,0 +1,114 @@
+using System;
+using System.Buffers;
+
+namespace NetCoreServer.WebSockets;
+
+internal sealed partial class WsConnection
+{
+    /// <summary>
+    /// Sends one whole message or control frame, as one unit. Returns the frame's size on the wire, or 0 when refused:
+    /// a close frame has been sent or received, a control payload is over 125 bytes (no peer would accept it), or the
+    /// engine refused (not connected, send limit).
+    /// </summary>
+    public long Send(WsOpcode opcode, ReadOnlySpan<byte> payload, bool blocking)
+    {
+        if (WsFrameEncoder.IsControl(opcode) && payload.Length > WsFrameEncoder.MaxControlPayload)
+            return 0;
+        lock (_sendLock)
+        {
+            if (_state != Open)
+                return 0;
+            return EmitLocked(opcode, payload, blocking);
+        }
+    }
+
+    /// <summary>
+    /// Starts the close handshake: sends a close frame with <paramref name="status"/> and <paramref name="reason"/>
+    /// (an empty payload for a status that may not travel, such as 0, 1005 or 1006; the reason cut to 123 bytes) and
+    /// waits for the peer's close frame at most the close timeout. Only the first close frame is sent; 0 after that.
+    /// </summary>
+    public long SendClose(int status, ReadOnlySpan<byte> reason, bool blocking)
+    {
+        long sent;
+        lock (_sendLock)
+        {
+            if (_state != Open)
+                return 0;
+            _state = CloseSent;
+            sent = EmitCloseLocked(status, reason, blocking);
+        }
+        ArmTimer(_closeTimeout);
+        return sent;
+    }
+
+    /// <summary>The frame a multicast shares between sessions is queued here only while this side may still send data.</summary>
+    public bool AcceptsData => IsOpen;
+
+    /// <summary>
+    /// Queues a close frame encoded once for many sessions (<c>CloseAll</c>) and starts waiting for the answer, unless a
+    /// close frame was sent or received already.
+    /// </summary>
+    public bool SendPreparedClose(ReadOnlySpan<byte> frame)
+    {
+        bool sent;
+        lock (_sendLock)
+        {
+            if (_state != Open)
+                return false;
+            _state = CloseSent;
+            sent = _host.SendFrame(frame, default, blocking: false);
+        }
+        ArmTimer(_closeTimeout);
+        return sent;
+    }
+
+    /// <summary>Answers or fails: sends a close frame unless one went out already, then ends the TCP connection.</summary>
+    private void CloseAndDisconnect(int status, ReadOnlySpan<byte> reason, DisconnectReason why)
+    {
+        lock (_sendLock)
+        {
+            if (_state == Open && !_disposed)
+                EmitCloseLocked(status, reason, blocking: false);
+            _state = Closed;
+        }
+        _host.Disconnect(why);
+    }
+
+    private long EmitCloseLocked(int status, ReadOnlySpan<byte> reason, bool blocking)
+    {
+        Span<byte> payload = stackalloc byte[WsFrameEncoder.MaxControlPayload];
+        var length = WsFrameEncoder.WriteClosePayload(payload, status, reason);
+        return EmitLocked(WsOpcode.Close, payload[..length], blocking);
+    }
+
+    private long EmitLocked(WsOpcode opcode, ReadOnlySpan<byte> payload, bool blocking)
+    {
+        if (_compressor != null)
+            return Write(_compressor.Prepare(opcode, payload), blocking);
+        Span<byte> head = stackalloc byte[WsFrameEncoder.MaxHeaderSize];
+        var key = _masked ? WsMask.NewKey() : 0;
+        var size = WsFrameEncoder.WriteHeader(head, opcode, payload.Length, masked: _masked, maskKey: key);
+        return Write(new WsFrame(head[..size], payload, _masked, key), blocking);
+    }
+
+    /// <summary>
+    /// Hands a frame to the engine. A server frame goes as header and payload (each copied once into the queue); a
+    /// client frame is masked on its way into a pooled array (the user's payload is never changed), sent from there.
+    /// </summary>
+    private long Write(WsFrame frame, bool blocking)
+    {
+        var length = frame.Length;
+        if (!frame.IsMasked)
+            return _host.SendFrame(frame.Head, frame.Body, blocking) ? length : 0;
+        var bytes = ArrayPool<byte>.Shared.Rent(length);
+        try
+        {
+            frame.CopyTo(bytes);
+            return _host.SendFrame(bytes.AsSpan(0, length), default, blocking) ? length : 0;
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(bytes);
+        }
+    }
+}
