@@ -1,6 +1,4 @@
-using System.Security.Authentication;
 using System.Threading.Tasks;
-using NetCoreServer;
 using NetCoreServer.Examples;
 
 namespace WssChatClient;
@@ -9,24 +7,8 @@ internal static class Program
 {
     private const int DefaultPort = 8443;
 
-    private static async Task<int> Main(string[] args)
-    {
-        if (!ExampleCertificates.TryParse(args, out var certificates, out var positional, out var error)
-            || !ChatArguments.TryParseClient(positional, DefaultPort, out var address, out var port))
-        {
-            ExampleCertificates.PrintUsage(error, "WssChatClient", "[address] [port]", $"{ChatArguments.DefaultAddress} {DefaultPort}");
-            return 2;
-        }
-
-        // client.pfx is presented only to a server that asks; the WSS chat server does not.
-        if (!certificates.TryLoad("client.pfx", out var certificate, out var authority))
-            return 1;
-        using (certificate)
-        using (authority)
-        {
-            var context = new SslContext(SslProtocols.Tls12 | SslProtocols.Tls13, certificate);
-            using var client = new ChatClient(context, authority, address, port);
-            return await ChatClientConsole.RunAsync(client, "WSS", address, port).ConfigureAwait(false);
-        }
-    }
+    // client.pfx is presented only to a server that asks; the WSS chat server does not. The server's certificate is
+    // checked in ChatClient.
+    private static Task<int> Main(string[] args) => TlsExampleStartup.RunChatClientAsync(args, "WssChatClient", "WSS", DefaultPort,
+        (context, authority, address, port) => new ChatClient(context, authority, address, port));
 }
