@@ -18,9 +18,18 @@ internal interface IWsConnectionHost
 
     void RaiseError(string error);
 
-    /// <summary>Queues (or, when <paramref name="blocking"/>, writes and waits for) a frame of one or two pieces as one unit; false when refused.</summary>
-    bool SendFrame(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body, bool blocking);
+    /// <summary>Queues a frame of one or two pieces (copied) as one unit; false when refused.</summary>
+    bool SendFrame(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body);
+
+    /// <summary>
+    /// For a blocking send: waits until everything queued so far is handed to the socket (not from the send loop's own
+    /// hooks, which that wait would block); false when the connection ended first.
+    /// </summary>
+    bool WaitSent();
 
     /// <summary>Starts a graceful close of the TCP connection (what is queued, the close frame included, goes out first).</summary>
     void Disconnect(DisconnectReason reason);
+
+    /// <summary>Closes the TCP connection at once, dropping what is queued (a peer that did not answer in time).</summary>
+    void Abort(DisconnectReason reason);
 }

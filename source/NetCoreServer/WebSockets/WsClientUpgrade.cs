@@ -36,26 +36,20 @@ internal sealed class WsClientUpgrade : IStreamProtocol
     {
         if (_done)
             return data.Length;
-        var total = 0;
-        while (true)
+        var result = _reader.Read(data, out var consumed);
+        if (result == HttpReadResult.HeaderReady)
         {
-            var result = _reader.Read(data[total..], out var consumed);
-            total += consumed;
-            switch (result)
-            {
-                case HttpReadResult.NeedMoreData:
-                    return total;
-                case HttpReadResult.HeaderReady:
-                    break;
-                case HttpReadResult.MessageReady:
-                    _done = true;
-                    _client.UpgradeAnswered(_reader.Response);
-                    return total;
-                default:
-                    _done = true;
-                    _client.UpgradeFailed(_reader.ErrorReason);
-                    return data.Length;
-            }
+            // A 101 has no body: the message is complete at once. Another status may bring a body, read on from here.
+            result = _reader.Read(data[consumed..], out var body);
+            consumed += body;
         }
+        if (result == HttpReadResult.NeedMoreData)
+            return consumed;
+        _done = true;
+        if (result == HttpReadResult.MessageReady)
+            _client.UpgradeAnswered(_reader.Response);
+        else
+            _client.UpgradeFailed(_reader.ErrorReason);
+        return result == HttpReadResult.MessageReady ? consumed : data.Length;
     }
 }

@@ -14,13 +14,21 @@ internal sealed partial class WsConnection
     {
         if (WsFrameEncoder.IsControl(opcode) && payload.Length > WsFrameEncoder.MaxControlPayload)
             return 0;
+        long sent;
         lock (_sendLock)
         {
             if (_state != Open)
                 return 0;
-            return EmitLocked(opcode, payload, blocking);
+            sent = EmitLocked(opcode, payload);
         }
+        return blocking ? WaitSent(sent) : sent;
     }
+
+    /// <summary>
+    /// A blocking send waits after the lock is released, so a sender blocked on a slow peer never holds up the others
+    /// (nor a hook of the send loop that sends).
+    /// </summary>
+    private long WaitSent(long sent) => sent > 0 && _host.WaitSent() ? sent : 0;
 
     /// <summary>
     /// Starts the close handshake: sends a close frame with <paramref name="status"/> and <paramref name="reason"/>
@@ -35,10 +43,10 @@ internal sealed partial class WsConnection
             if (_state != Open)
                 return 0;
             _state = CloseSent;
-            sent = EmitCloseLocked(status, reason, blocking);
+            sent = EmitCloseLocked(status, reason);
         }
         ArmTimer(_closeTimeout);
-        return sent;
+        return blocking ? WaitSent(sent) : sent;
     }
 
     /// <summary>The frame a multicast shares between sessions is queued here only while this side may still send data.</summary>
@@ -56,7 +64,7 @@ internal sealed partial class WsConnection
             if (_state != Open)
                 return false;
             _state = CloseSent;
-            sent = _host.SendFrame(frame, default, blocking: false);
+            sent = _host.SendFrame(frame, default);
         }
         ArmTimer(_closeTimeout);
         return sent;
@@ -68,43 +76,44 @@ internal sealed partial class WsConnection
         lock (_sendLock)
         {
             if (_state == Open && !_disposed)
-                EmitCloseLocked(status, reason, blocking: false);
+                EmitCloseLocked(status, reason);
             _state = Closed;
         }
         _host.Disconnect(why);
     }
 
-    private long EmitCloseLocked(int status, ReadOnlySpan<byte> reason, bool blocking)
+    private long EmitCloseLocked(int status, ReadOnlySpan<byte> reason)
     {
         Span<byte> payload = stackalloc byte[WsFrameEncoder.MaxControlPayload];
         var length = WsFrameEncoder.WriteClosePayload(payload, status, reason);
-        return EmitLocked(WsOpcode.Close, payload[..length], blocking);
+        return EmitLocked(WsOpcode.Close, payload[..length]);
     }
 
-    private long EmitLocked(WsOpcode opcode, ReadOnlySpan<byte> payload, bool blocking)
+    /// <summary>Frames and queues, under the send lock (the queueing may run the engine's send loop inline, as SendAsync does).</summary>
+    private long EmitLocked(WsOpcode opcode, ReadOnlySpan<byte> payload)
     {
         if (_compressor != null)
-            return Write(_compressor.Prepare(opcode, payload), blocking);
+            return Write(_compressor.Prepare(opcode, payload));
         Span<byte> head = stackalloc byte[WsFrameEncoder.MaxHeaderSize];
         var key = _masked ? WsMask.NewKey() : 0;
         var size = WsFrameEncoder.WriteHeader(head, opcode, payload.Length, masked: _masked, maskKey: key);
-        return Write(new WsFrame(head[..size], payload, _masked, key), blocking);
+        return Write(new WsFrame(head[..size], payload, _masked, key));
     }
 
     /// <summary>
     /// Hands a frame to the engine. A server frame goes as header and payload (each copied once into the queue); a
     /// client frame is masked on its way into a pooled array (the user's payload is never changed), sent from there.
     /// </summary>
-    private long Write(WsFrame frame, bool blocking)
+    private long Write(WsFrame frame)
     {
         var length = frame.Length;
         if (!frame.IsMasked)
-            return _host.SendFrame(frame.Head, frame.Body, blocking) ? length : 0;
+            return _host.SendFrame(frame.Head, frame.Body) ? length : 0;
         var bytes = ArrayPool<byte>.Shared.Rent(length);
         try
         {
             frame.CopyTo(bytes);
-            return _host.SendFrame(bytes.AsSpan(0, length), default, blocking) ? length : 0;
+            return _host.SendFrame(bytes.AsSpan(0, length), default) ? length : 0;
         }
         finally
         {

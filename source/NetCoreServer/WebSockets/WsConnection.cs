@@ -16,8 +16,9 @@ namespace NetCoreServer.WebSockets;
 /// <remarks>
 /// Sending takes one lock per connection so that the check "no close frame sent yet", the compressor (whose context
 /// must see messages in wire order) and the queueing happen as one step: concurrent senders never interleave frames
-/// and nothing follows a close frame. The engine may run its send loop inline in that step (OnSent, OnEmpty), as a
-/// NetCoreServer WsSession does under its send lock.
+/// and nothing follows a close frame. The step only queues (the engine may run its send loop inline, OnSent and
+/// OnEmpty, as SendAsync does); a blocking send waits for the socket after the lock is released, so a slow peer never
+/// makes other senders wait. Blocking sends are bounded by OptionSendBufferLimit like SendAsync.
 /// </remarks>
 internal sealed partial class WsConnection : IStreamProtocol, IDisposable
 {
@@ -103,8 +104,9 @@ internal sealed partial class WsConnection : IStreamProtocol, IDisposable
         var state = Volatile.Read(ref _state);
         if (state != Open)
         {
-            // The peer did not answer our close frame in time (or the answer was sent and TCP is still closing).
-            _host.Disconnect(DisconnectReason.Timeout);
+            // The peer did not answer our close frame in time (or TCP is still closing): it may not be reading at all,
+            // so waiting again for what is queued to drain would only hold the connection longer.
+            _host.Abort(DisconnectReason.Timeout);
             return;
         }
         var idle = TimeSpan.FromMilliseconds(Environment.TickCount64 - Volatile.Read(ref _lastReceived));

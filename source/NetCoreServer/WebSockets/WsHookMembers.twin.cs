@@ -139,6 +139,18 @@ using NetCoreServer.WebSockets;
 
     void IWsConnectionHost.RaiseError(string error) => OnWsError(error);
 
-    bool IWsConnectionHost.SendFrame(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body, bool blocking) => SendMessage(head, body, blocking);
+    bool IWsConnectionHost.SendFrame(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body) => SendMessage(head, body, blocking: false);
+
+    bool IWsConnectionHost.WaitSent()
+    {
+        var engine = Engine;
+        if (engine == null)
+            return false;
+        if (NetCoreServer.Core.Hooks.Inside(engine, NetCoreServer.Core.HookKind.Sending))
+            return true;
+        return engine.Flush().GetAwaiter().GetResult();
+    }
 
     void IWsConnectionHost.Disconnect(NetCoreServer.DisconnectReason reason) => DisconnectEngine(reason);
+
+    void IWsConnectionHost.Abort(NetCoreServer.DisconnectReason reason) => Engine?.Abort(reason);

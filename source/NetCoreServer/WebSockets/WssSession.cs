@@ -5,11 +5,8 @@ using NetCoreServer.WebSockets;
 namespace NetCoreServer;
 
 /// <summary>
-/// One connection of a <see cref="WssServer"/> (WebSocket over TLS): after the TLS handshake, HTTP until a client asks
-/// to upgrade, then WebSocket on the same connection. Override the OnWs hooks and send with
-/// <see cref="SendTextAsync(ReadOnlySpan{byte})"/> and its siblings; the hook order is <see cref="WsSession"/>'s with
-/// OnHandshaking/OnHandshaked after OnConnected. The framer is the one <see cref="WsSession"/> uses; this class only
-/// says it runs over TLS.
+/// <see cref="WsSession"/> over TLS: a connection of a <see cref="WssServer"/>, upgraded after the TLS handshake
+/// (OnHandshaking and OnHandshaked follow OnConnected). Everything WebSocket is the framer <see cref="WsSession"/> uses.
 /// </summary>
 public partial class WssSession : HttpsSession, IWebSocket, IWsConnectionHost, IWsServerSession
 {

@@ -66,7 +66,8 @@ internal static class NetCoreServerHttpApi
     // What an HTTP(S) type inherits from the transport type below it: its members without its constructors.
     private static IEnumerable<string> Inherited(Type transport) => NetCoreServerApi.Types[transport].Where(s => !s.Contains(".ctor("));
 
-    private static string[] TcpConstructors(string context) =>
+    /// <summary>The four constructors of NetCoreServer's TCP-based servers and clients, after an optional SslContext.</summary>
+    internal static string[] TcpConstructors(string context) =>
     [
         $"public .ctor({context}IPAddress, int)",
         $"public .ctor({context}string, int)",

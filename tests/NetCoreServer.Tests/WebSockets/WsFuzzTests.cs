@@ -16,6 +16,7 @@ namespace NetCoreServer.Tests.WebSockets;
 /// exactly (same events, same payloads, same close status). The seed is printed; set WS_FUZZ_SEED to replay one.
 /// </summary>
 [TestFixture]
+[NonParallelizable] // GC.GetTotalMemory is process-wide: other fixtures' live sockets would count against the bound.
 public sealed class WsFuzzTests
 {
     private const int Inputs = 200_000;

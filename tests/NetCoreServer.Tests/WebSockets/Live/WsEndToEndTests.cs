@@ -39,6 +39,22 @@ public sealed class WsEndToEndTests(WsTransport transport)
     }
 
     [Test]
+    public async Task ABlockingSendFromTheReceiveHookEchoesEveryMessageInOrder()
+    {
+        using var server = new WsTestServer(transport);
+        server.Probe.Echo = WsEcho.TextBlocking;
+        using var client = new WsTestClient(transport, server.Port);
+        Assert.That(client.ConnectAsync(), Is.True);
+        var peer = await Wait.For(client.Probe.Upgraded.Task, "the client's OnWsConnected");
+
+        for (var i = 0; i < 300; i++)
+            peer.SendTextAsync(Encoding.UTF8.GetBytes(i + new string('b', i * 100)));
+
+        for (var i = 0; i < 300; i++)
+            Assert.That(Encoding.UTF8.GetString(await Next(client.Probe, $"echo {i}")), Is.EqualTo(i + new string('b', i * 100)));
+    }
+
+    [Test]
     public async Task APingIsAnsweredWithAPongCarryingTheSamePayload()
     {
         using var server = new WsTestServer(transport);
@@ -51,36 +67,24 @@ public sealed class WsEndToEndTests(WsTransport transport)
         Assert.That(await Wait.For(client.Probe.Pong.Task, "the pong"), Is.EqualTo("are you there"u8.ToArray()));
     }
 
-    [Test]
-    public async Task ClosingFromTheClientEchoesStatusAndReasonAndEndsBothSides()
+    [TestCase(true)]
+    [TestCase(false)]
+    public async Task TheCloseHandshakeEchoesStatusAndReasonAndEndsBothSides(bool clientCloses)
     {
         using var server = new WsTestServer(transport);
         using var client = new WsTestClient(transport, server.Port);
         Assert.That(client.ConnectAsync(), Is.True);
         var peer = await Wait.For(client.Probe.Upgraded.Task, "the client's OnWsConnected");
-
-        Assert.That(peer.CloseAsync(4001, "bye now"), Is.True);
-
-        Assert.That(await Wait.For(server.Probe.CloseReceived.Task, "the server's OnWsClose"), Is.EqualTo((4001, "bye now")));
-        Assert.That(await Wait.For(client.Probe.CloseReceived.Task, "the client's OnWsClose (the echo)"), Is.EqualTo((4001, "bye now")));
-        await Wait.For(server.Probe.Disconnected.Task, "the session's OnDisconnected");
-        await Wait.For(client.Probe.Disconnected.Task, "the client's OnDisconnected");
-    }
-
-    [Test]
-    public async Task ClosingFromTheServerEchoesStatusAndReasonAndEndsBothSides()
-    {
-        using var server = new WsTestServer(transport);
-        using var client = new WsTestClient(transport, server.Port);
-        Assert.That(client.ConnectAsync(), Is.True);
-        await Wait.For(client.Probe.Upgraded.Task, "the client's OnWsConnected");
         var session = await Wait.For(server.Probe.Upgraded.Task, "the session's OnWsConnected");
+        var (closing, answering) = clientCloses ? (peer, server.Probe) : (session, client.Probe);
+        var initiator = clientCloses ? client.Probe : server.Probe;
 
-        Assert.That(session.CloseAsync(1001, "going away"), Is.True);
+        Assert.That(closing.CloseAsync(4001, "bye now"), Is.True);
 
-        Assert.That(await Wait.For(client.Probe.CloseReceived.Task, "the client's OnWsClose"), Is.EqualTo((1001, "going away")));
-        Assert.That(await Wait.For(server.Probe.CloseReceived.Task, "the session's OnWsClose (the echo)"), Is.EqualTo((1001, "going away")));
-        await Wait.For(client.Probe.Disconnected.Task, "the client's OnDisconnected");
+        Assert.That(await Wait.For(answering.CloseReceived.Task, "OnWsClose on the other side"), Is.EqualTo((4001, "bye now")));
+        Assert.That(await Wait.For(initiator.CloseReceived.Task, "OnWsClose for the echo"), Is.EqualTo((4001, "bye now")));
         await Wait.For(server.Probe.Disconnected.Task, "the session's OnDisconnected");
+        await Wait.For(client.Probe.Disconnected.Task, "the client's OnDisconnected");
+        Assert.That(closing.IsWsOpen, Is.False);
     }
 }

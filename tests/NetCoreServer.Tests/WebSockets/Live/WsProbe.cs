@@ -69,6 +69,8 @@ internal sealed class WsProbe
         Messages.Writer.TryWrite(copy);
         if (Echo == WsEcho.Text)
             peer.SendTextAsync(copy);
+        else if (Echo == WsEcho.TextBlocking)
+            peer.SendText(copy);
         else if (Echo == WsEcho.Binary)
             peer.SendBinaryAsync(copy);
     }
@@ -98,6 +100,7 @@ internal sealed class WsProbe
 internal enum WsEcho
 {
     Text,
+    TextBlocking,
     Binary,
     None,
 }
