@@ -59,39 +59,11 @@ rm -f "$OUT"/*.out "$OUT"/*.log
 RESULTS="$OUT/results.tsv"
 printf 'round\tcase\tserver\tmsg_per_s\n' > "$RESULTS"
 
-server_pid=""
-client_pid=""
+SCRIPT=ws-vs-node.sh
+BASELINE=ws
+# shellcheck source=compare-lib.sh
+source "$ROOT/performance/compare-lib.sh"
 flagged=0
-
-stop_server() {
-    local pid="$server_pid"
-    [[ -n "$pid" ]] || return 0
-    server_pid=""
-    kill -TERM "$pid" 2>/dev/null || true
-    local waited=0
-    while kill -0 "$pid" 2>/dev/null && (( waited < STOP_TIMEOUT * 10 )); do
-        sleep 0.1
-        waited=$((waited + 1))
-    done
-    if kill -0 "$pid" 2>/dev/null; then
-        echo "ws-vs-node.sh: server $pid ignored SIGTERM for ${STOP_TIMEOUT} s; killing it" >&2
-        kill -KILL "$pid" 2>/dev/null || true
-    fi
-    wait "$pid" 2>/dev/null || true
-}
-
-cleanup() {
-    local code=$?
-    if [[ -n "$client_pid" ]]; then
-        kill -TERM "$client_pid" 2>/dev/null || true
-        wait "$client_pid" 2>/dev/null || true
-    fi
-    stop_server
-    exit "$code"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
 
 dll() {
     echo "$ROOT/performance/$1/bin/Release/net10.0/NetCoreServer.Performance.$1.dll"
@@ -112,21 +84,7 @@ start_server() {
         node "$INTEROP/ws-echo-server.js" --quiet --address "$ADDRESS" --port 0 --lifetime "$SERVER_LIFETIME" "${tls[@]}" >> "$log" 2>&1 &
     fi
     server_pid=$!
-    local waited=0
-    until grep -q "listening on" "$log" 2>/dev/null; do
-        if ! kill -0 "$server_pid" 2>/dev/null || (( waited >= START_TIMEOUT * 10 )); then
-            echo "ws-vs-node.sh: $server $program ($protocol) did not start:" >&2
-            sed 's/^/  /' "$log" >&2
-            return 1
-        fi
-        sleep 0.1
-        waited=$((waited + 1))
-    done
-    PORT="$(sed -n 's/.*listening on .*:\([0-9][0-9]*\)$/\1/p' "$log" | head -n 1)"
-    if [[ -z "$PORT" ]]; then
-        echo "ws-vs-node.sh: no port in the 'listening' line of $server: $(head -n 1 "$log")" >&2
-        return 1
-    fi
+    wait_listening "$log" "$server $program ($protocol)"
 }
 
 # field JSON KEY: a number from the client's JSON line.
@@ -149,10 +107,10 @@ measure() {
     # In the background and waited for, so that Ctrl+C or SIGTERM reaches the exit trap at once, not after the run.
     timeout "$CLIENT_TIMEOUT" dotnet "$(dll "$client_program")" --protocol "$protocol" -a "$ADDRESS" -p "$PORT" -c "$clients" \
         -s "$MESSAGE_SIZE" -z "$SECONDS_PER_RUN" --json "${client_args[@]}" > "$OUT/$name.client.out" 2>&1 &
-    client_pid=$!
+    runner_pid=$!
     local code=0
-    wait "$client_pid" || code=$?
-    client_pid=""
+    wait "$runner_pid" || code=$?
+    runner_pid=""
     stop_server
 
     local json rate errors note=""
@@ -172,32 +130,6 @@ measure() {
     fi
     printf '  round %s  %-20s %-5s %12.0f msg/s%s\n' "$round" "$case" "$server" "$rate" "$note"
     printf '%s\t%s\t%s\t%s\n' "$round" "$case" "$server" "$rate" >> "$RESULTS"
-}
-
-# median CASE SERVER: the median msg/s of that case and server over the rounds.
-median() {
-    awk -F '\t' -v c="$1" -v s="$2" '$2 == c && $3 == s { print $4 }' "$RESULTS" | sort -g \
-        | awk '{ v[NR] = $1 } END { if (NR == 0) print 0; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-
-# paired CASE: ours/ws of each round, then their median after a colon.
-paired() {
-    awk -F '\t' -v c="$1" '$2 == c { rate[$1 "," $3] = $4; if ($1 > rounds) rounds = $1 }
-        END {
-            for (r = 1; r <= rounds; r++) {
-                b = rate[r ",ws"]
-                q[r] = b > 0 ? rate[r ",ours"] / b : 0
-                printf "%s%.2f", (r > 1 ? " " : ""), q[r]
-            }
-            for (i = 1; i <= rounds; i++) for (j = i + 1; j <= rounds; j++) if (q[j] < q[i]) { t = q[i]; q[i] = q[j]; q[j] = t }
-            m = rounds % 2 ? q[(rounds + 1) / 2] : (q[rounds / 2] + q[rounds / 2 + 1]) / 2
-            printf " : %.2f", m
-        }' "$RESULTS"
-}
-
-# runs CASE SERVER: that case's msg/s of every round, in round order.
-runs() {
-    awk -F '\t' -v c="$1" -v s="$2" '$2 == c && $3 == s { printf "%s%.0f", (n++ ? " " : ""), $4 }' "$RESULTS"
 }
 
 echo "Building the benchmark programs (Release)..."
