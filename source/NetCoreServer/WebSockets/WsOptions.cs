@@ -50,7 +50,7 @@ public sealed class WsOptions
 
     /// <summary>
     /// How long to wait for the peer's close frame after sending ours (<c>Close</c>, <c>SendClose</c>, <c>CloseAll</c>,
-    /// a protocol error): 5 seconds by default. Then the TCP connection is closed at once, so a peer that never answers
+    /// keep-alive): 5 seconds by default. Then the TCP connection is closed at once, so a peer that never answers
     /// cannot hold a connection open.
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException">The value is not positive.</exception>
