@@ -10,7 +10,7 @@ rm -rf "$RESULTS" && mkdir -p "$RESULTS"
 # Real peers nobody here wrote: installed by the script, never assumed.
 # command -> Debian package
 declare -A package=([socat]=socat [curl]=curl [openssl]=openssl [unshare]=util-linux [ip]=iproute2 [strace]=strace
-    [wrk]=wrk [h2load]=nghttp2-client)
+    [wrk]=wrk [h2load]=nghttp2-client [node]=nodejs [npm]=npm [chromium]=chromium)
 missing=()
 for tool in "${!package[@]}"; do
     command -v "$tool" >/dev/null 2>&1 || missing+=("${package[$tool]}")
@@ -21,6 +21,13 @@ if ((${#missing[@]})); then
     [ "$(id -u)" = 0 ] || SUDO="sudo"
     $SUDO apt-get update -qq >/dev/null && $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null \
         || echo "warning: could not install ${missing[*]}; tests that need them will be skipped"
+fi
+
+# The WebSocket peers from npm (the ws package, playwright-core driving the chromium above), at the versions of
+# tests/interop/package-lock.json; the interop tests skip when they are missing.
+if command -v npm >/dev/null 2>&1; then
+    (cd tests/interop && npm ci --no-audit --no-fund --loglevel=error >/dev/null) \
+        || echo "warning: npm ci in tests/interop failed; the WebSocket interop tests will be skipped"
 fi
 
 if ! dotnet build NetCoreServer.sln -c Release -nologo -clp:ErrorsOnly; then

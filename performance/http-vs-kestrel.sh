@@ -65,39 +65,11 @@ wrk.method = "TRACE"
 wrk.body = string.rep("a", $MESSAGE_SIZE)
 EOF
 
-server_pid=""
-wrk_pid=""
+SCRIPT=http-vs-kestrel.sh
+BASELINE=kestrel
+# shellcheck source=compare-lib.sh
+source "$ROOT/performance/compare-lib.sh"
 flagged=0
-
-stop_server() {
-    local pid="$server_pid"
-    [[ -n "$pid" ]] || return 0
-    server_pid=""
-    kill -TERM "$pid" 2>/dev/null || true
-    local waited=0
-    while kill -0 "$pid" 2>/dev/null && (( waited < STOP_TIMEOUT * 10 )); do
-        sleep 0.1
-        waited=$((waited + 1))
-    done
-    if kill -0 "$pid" 2>/dev/null; then
-        echo "http-vs-kestrel.sh: server $pid ignored SIGTERM for ${STOP_TIMEOUT} s; killing it" >&2
-        kill -KILL "$pid" 2>/dev/null || true
-    fi
-    wait "$pid" 2>/dev/null || true
-}
-
-cleanup() {
-    local code=$?
-    if [[ -n "$wrk_pid" ]]; then
-        kill -TERM "$wrk_pid" 2>/dev/null || true
-        wait "$wrk_pid" 2>/dev/null || true
-    fi
-    stop_server
-    exit "$code"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
 
 dll() {
     echo "$ROOT/performance/$1/bin/Release/net10.0/NetCoreServer.Performance.$1.dll"
@@ -112,21 +84,7 @@ start_server() {
         kestrel) dotnet "$(dll KestrelServer)" 0 "$scheme" --address "$ADDRESS" --lifetime "$SERVER_LIFETIME" >> "$log" 2>&1 & ;;
     esac
     server_pid=$!
-    local waited=0
-    until grep -q "listening on" "$log" 2>/dev/null; do
-        if ! kill -0 "$server_pid" 2>/dev/null || (( waited >= START_TIMEOUT * 10 )); then
-            echo "http-vs-kestrel.sh: $server ($scheme) did not start:" >&2
-            sed 's/^/  /' "$log" >&2
-            return 1
-        fi
-        sleep 0.1
-        waited=$((waited + 1))
-    done
-    PORT="$(sed -n 's/.*listening on .*:\([0-9][0-9]*\)$/\1/p' "$log" | head -n 1)"
-    if [[ -z "$PORT" ]]; then
-        echo "http-vs-kestrel.sh: no port in the 'listening' line of $server: $(head -n 1 "$log")" >&2
-        return 1
-    fi
+    wait_listening "$log" "$server ($scheme)"
 }
 
 # run_wrk OUTPUT SECONDS URL [ARGS...]: one wrk run, in the background and waited for, so that Ctrl+C reaches the trap.
@@ -134,10 +92,10 @@ run_wrk() {
     local output="$1" seconds="$2" url="$3"
     shift 3
     timeout "$WRK_TIMEOUT" wrk -t1 -c"$CONNECTIONS" -d"${seconds}s" "$@" "$url" > "$output" 2>&1 &
-    wrk_pid=$!
+    runner_pid=$!
     local code=0
-    wait "$wrk_pid" || code=$?
-    wrk_pid=""
+    wait "$runner_pid" || code=$?
+    runner_pid=""
     if (( code != 0 )); then
         echo "http-vs-kestrel.sh: wrk failed with exit code $code ($url):" >&2
         sed 's/^/  /' "$output" >&2
@@ -176,33 +134,6 @@ measure() {
     fi
     printf '  round %s  %-12s %-8s %12.0f req/s%s\n' "$round" "$case" "$server" "$rate" "$note"
     printf '%s\t%s\t%s\t%s\n' "$round" "$case" "$server" "$rate" >> "$RESULTS"
-}
-
-# median CASE SERVER: the median requests/s of that case and server over the rounds.
-median() {
-    awk -F '\t' -v c="$1" -v s="$2" '$2 == c && $3 == s { print $4 }' "$RESULTS" | sort -g \
-        | awk '{ v[NR] = $1 } END { if (NR == 0) print 0; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-
-# paired CASE: ours/Kestrel of each round (the two runs were next to each other in time, so a load change on the shared
-# machine mostly hits both), then their median after a colon.
-paired() {
-    awk -F '\t' -v c="$1" '$2 == c { rate[$1 "," $3] = $4; if ($1 > rounds) rounds = $1 }
-        END {
-            for (r = 1; r <= rounds; r++) {
-                k = rate[r ",kestrel"]
-                q[r] = k > 0 ? rate[r ",ours"] / k : 0
-                printf "%s%.2f", (r > 1 ? " " : ""), q[r]
-            }
-            for (i = 1; i <= rounds; i++) for (j = i + 1; j <= rounds; j++) if (q[j] < q[i]) { t = q[i]; q[i] = q[j]; q[j] = t }
-            m = rounds % 2 ? q[(rounds + 1) / 2] : (q[rounds / 2] + q[rounds / 2 + 1]) / 2
-            printf " : %.2f", m
-        }' "$RESULTS"
-}
-
-# runs CASE SERVER: that case's requests/s of every round, in round order, for the summary.
-runs() {
-    awk -F '\t' -v c="$1" -v s="$2" '$2 == c && $3 == s { printf "%s%.0f", (n++ ? " " : ""), $4 }' "$RESULTS"
 }
 
 echo "Building the servers (Release)..."

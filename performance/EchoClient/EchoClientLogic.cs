@@ -6,9 +6,10 @@ namespace NetCoreServer.Performance.EchoClient;
 /// <summary>
 /// What one echo client does, whatever its transport: sends the whole burst (messages in flight times message size)
 /// once it can, then returns every received chunk to the server, so the same number of bytes stays in flight for
-/// the whole run. The tcp, ssl and uds clients forward their hooks here.
+/// the whole run. The tcp, ssl and uds clients forward their hooks here; so do the ws and wss clients, which send the
+/// burst as one binary message per message of the run and return every received message as a message of its own.
 /// </summary>
-internal sealed class EchoClientLogic(ConnectionMeter meter, byte[] burst)
+internal sealed class EchoClientLogic(ConnectionMeter meter, byte[] burst, int size)
 {
     /// <summary>
     /// How to create each client of a run: <paramref name="client"/> around a new logic that reports to the client's
@@ -19,7 +20,7 @@ internal sealed class EchoClientLogic(ConnectionMeter meter, byte[] burst)
         var burst = new byte[options.Messages * options.Size];
         for (var i = 0; i < burst.Length; i++)
             burst[i] = (byte)('a' + i % options.Size % 26);
-        return meter => client(new EchoClientLogic(meter, burst));
+        return meter => client(new EchoClientLogic(meter, burst, options.Size));
     }
 
     /// <summary>Call from the client's constructor.</summary>
@@ -42,6 +43,26 @@ internal sealed class EchoClientLogic(ConnectionMeter meter, byte[] burst)
     {
         meter.Received(size);
         client.SendAsync(buffer, offset, size);
+    }
+
+    /// <summary>
+    /// Over ws and wss, call once upgraded (from OnWsConnected): sends the burst as binary messages of the run's message
+    /// size, each its own frame, so the server sees the same number of messages in flight as a stream server sees bytes.
+    /// </summary>
+    /// <param name="sendBinary">The client's SendBinaryAsync.</param>
+    public void ReadyForMessages(Func<byte[], long, long, bool> sendBinary)
+    {
+        for (var offset = 0; offset < burst.Length; offset += size)
+            sendBinary(burst, offset, size);
+        meter.Connected();
+    }
+
+    /// <summary>Over ws and wss, call from OnWsReceived: counts the message and sends it back as one binary message.</summary>
+    /// <param name="sendBinary">The client's SendBinaryAsync.</param>
+    public void ReceivedMessage(Func<byte[], long, long, bool> sendBinary, byte[] buffer, long offset, long size)
+    {
+        meter.Received(size);
+        sendBinary(buffer, offset, size);
     }
 
     /// <summary>Call from OnDisconnected.</summary>

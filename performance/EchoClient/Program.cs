@@ -7,6 +7,7 @@ namespace NetCoreServer.Performance.EchoClient;
 /// Echo benchmark client: each of <c>-c</c> clients keeps <c>-m</c> messages of <c>-s</c> bytes in flight against an
 /// echo server (tcp, ssl, uds or udp) for <c>-z</c> seconds; messages are counted as received bytes divided by the message size.
 /// Over udp each message is one datagram; see <see cref="EchoUdpClient"/> for how lost ones are replaced and counted.
+/// Over ws and wss each message is one binary WebSocket message, sent back by the server as one.
 /// Over http and https each message is one TRACE request with a body of <c>-s</c> bytes, <c>-m</c> of them pipelined,
 /// and its response; see <see cref="TraceClientLogic"/>.
 /// </summary>
@@ -25,6 +26,12 @@ internal static class Program
             // -m datagrams of -s bytes in flight per client, all sharing one message buffer (sending copies it).
             var message = EchoUdpClient.CreateMessage(options.Size);
             return meter => new EchoUdpClient(options.Address, options.ResolvedPort, options.Messages, message, meter);
+        })
+        .Add("ws", options => EchoClientLogic.For(options, echo => new EchoWsClient(options.Address, options.ResolvedPort, echo)))
+        .Add("wss", options =>
+        {
+            var context = TlsContext(options);
+            return EchoClientLogic.For(options, echo => new EchoWssClient(context, options.Address, options.ResolvedPort, echo));
         })
         .Add("http", options => TraceClientLogic.For(options, trace => new EchoHttpClient(options.Address, options.ResolvedPort, trace)))
         .Add("https", options =>

@@ -4,10 +4,10 @@ using NetCoreServer.Performance.Common;
 namespace NetCoreServer.Performance.EchoServer;
 
 /// <summary>
-/// Echo benchmark server: sends every received chunk back to its sender, over tcp, ssl or uds (<c>--protocol</c>), or
-/// every datagram to its sender over udp. Over http and https it answers NetCoreServer's trace round trip (TRACE gets
-/// the request back as <c>message/http</c>) and <c>GET /fixed</c> with "Hello, World!", the two routes
-/// performance/KestrelServer serves too.
+/// Echo benchmark server: sends every received chunk back to its sender, over tcp, ssl or uds (<c>--protocol</c>),
+/// every datagram to its sender over udp, and every WebSocket message to its sender as one binary message over ws and
+/// wss. Over http and https it answers NetCoreServer's trace round trip (TRACE gets the request back as
+/// <c>message/http</c>) and <c>GET /fixed</c> with "Hello, World!", the two routes performance/KestrelServer serves too.
 /// </summary>
 internal static class Program
 {
@@ -16,6 +16,8 @@ internal static class Program
         .Add("ssl", options => new EchoSslServer(TlsContext(options), options.Address, options.ResolvedPort))
         .Add("uds", options => new EchoUdsServer(options.ResolvedPath))
         .Add("udp", options => new EchoUdpServer(options.Address, options.ResolvedPort))
+        .Add("ws", options => new EchoWsServer(options.Address, options.ResolvedPort))
+        .Add("wss", options => new EchoWssServer(TlsContext(options), options.Address, options.ResolvedPort))
         .Add("http", options => new EchoHttpServer(options.Address, options.ResolvedPort))
         .Add("https", options => new EchoHttpsServer(TlsContext(options), options.Address, options.ResolvedPort));
 

@@ -5,8 +5,8 @@ using NetCoreServer.Performance.Common;
 namespace NetCoreServer.Performance.MulticastClient;
 
 /// <summary>
-/// Multicast benchmark client: <c>-c</c> clients receive from a multicast server (tcp, ssl, uds, or a udp group joined on the loopback interface) for <c>-z</c> seconds;
-/// messages are counted as received bytes divided by the message size <c>-s</c>, which must match the server's.
+/// Multicast benchmark client: <c>-c</c> clients receive from a multicast server (tcp, ssl, uds, ws, wss, or a udp group joined on the loopback interface) for <c>-z</c> seconds;
+/// messages are counted as received bytes (over ws and wss, message payload bytes) divided by the message size <c>-s</c>, which must match the server's.
 /// </summary>
 internal static class Program
 {
@@ -19,6 +19,12 @@ internal static class Program
             return meter => new MulticastSslClient(context, options.Address, options.ResolvedPort, meter);
         })
         .Add("uds", options => meter => new MulticastUdsClient(options.ResolvedPath, meter))
+        .Add("ws", options => meter => new MulticastWsClient(options.Address, options.ResolvedPort, meter))
+        .Add("wss", options =>
+        {
+            var context = new SslContext(DevelopmentTls.ClientProtocols, DevelopmentTls.TrustAuthority(options.Authority));
+            return meter => new MulticastWssClient(context, options.Address, options.ResolvedPort, meter);
+        })
         .Add("udp", options =>
         {
             // Joins --group:-p; only where lo is the only interface (see UnsafeNetworkException.ThrowIfNotPrivate).

@@ -56,16 +56,34 @@ internal sealed class MulticastPump : IDisposable
     /// <summary>The send queue limit every session gets, so a slow client misses messages instead of making the server's memory grow.</summary>
     public int SendBufferLimit { get; }
 
-    /// <summary>Starts the loop; call after the server started.</summary>
-    public void Start()
+    // Starts the loop; only after the server started (see StartWith).
+    private void Start()
     {
         _stopping = false;
         _loop = new Thread(Loop) { IsBackground = true, Name = "Multicast loop" };
         _loop.Start();
     }
 
-    /// <summary>Ends the loop (waiting at most 5 s); call before the server stops.</summary>
-    public void Stop()
+    /// <summary>Starts <paramref name="startServer"/> (the server's Start), then the loop when the server started.</summary>
+    /// <returns>False when the server did not start.</returns>
+    public bool StartWith(Func<bool> startServer)
+    {
+        if (!startServer())
+            return false;
+        Start();
+        return true;
+    }
+
+    /// <summary>Ends the loop, then calls <paramref name="stopServer"/> (the server's Stop), so nothing is multicast to a stopping server.</summary>
+    /// <returns>What the server's Stop returned.</returns>
+    public bool StopWith(Func<bool> stopServer)
+    {
+        Stop();
+        return stopServer();
+    }
+
+    // Ends the loop, waiting at most 5 s; only before the server stops (see StopWith).
+    private void Stop()
     {
         _stopping = true;
         _sessionArrived.Set();
@@ -97,7 +115,7 @@ internal sealed class MulticastPump : IDisposable
             Console.Error.WriteLine($"Multicast session {session} caught an error: {error}");
     }
 
-    /// <summary>Releases the events; call after <see cref="Stop"/>.</summary>
+    /// <summary>Releases the events; call after <see cref="StopWith"/>.</summary>
     public void Dispose()
     {
         _sessionArrived.Dispose();

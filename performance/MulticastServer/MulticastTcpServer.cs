@@ -17,19 +17,9 @@ internal sealed class MulticastTcpServer : TcpServer, IBenchmarkServer
 
     string IBenchmarkServer.ListeningOn => Endpoint.ToString() ?? $"{Address}:{Port}";
 
-    bool IBenchmarkServer.Start()
-    {
-        if (!Start())
-            return false;
-        _pump.Start();
-        return true;
-    }
+    bool IBenchmarkServer.Start() => _pump.StartWith(Start);
 
-    bool IBenchmarkServer.Stop()
-    {
-        _pump.Stop();
-        return Stop();
-    }
+    bool IBenchmarkServer.Stop() => _pump.StopWith(Stop);
 
     protected override TcpSession CreateSession() => new MulticastTcpSession(this, _pump);
 

@@ -26,19 +26,9 @@ internal sealed class MulticastUdpServer : UdpServer, IBenchmarkServer
 
     string IBenchmarkServer.ListeningOn => $"{Endpoint}, multicasting to {_group}";
 
-    bool IBenchmarkServer.Start()
-    {
-        if (!Start(_group))
-            return false;
-        _pump.Start();
-        return true;
-    }
+    bool IBenchmarkServer.Start() => _pump.StartWith(() => Start(_group));
 
-    bool IBenchmarkServer.Stop()
-    {
-        _pump.Stop();
-        return Stop();
-    }
+    bool IBenchmarkServer.Stop() => _pump.StopWith(Stop);
 
     protected override void OnSent(EndPoint endpoint, long sent) => _pump.SessionSent();
 

@@ -17,19 +17,9 @@ internal sealed class MulticastUdsServer : UdsServer, IBenchmarkServer
 
     string IBenchmarkServer.ListeningOn => Path;
 
-    bool IBenchmarkServer.Start()
-    {
-        if (!Start())
-            return false;
-        _pump.Start();
-        return true;
-    }
+    bool IBenchmarkServer.Start() => _pump.StartWith(Start);
 
-    bool IBenchmarkServer.Stop()
-    {
-        _pump.Stop();
-        return Stop();
-    }
+    bool IBenchmarkServer.Stop() => _pump.StopWith(Stop);
 
     protected override UdsSession CreateSession() => new MulticastUdsSession(this, _pump);
 

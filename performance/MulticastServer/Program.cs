@@ -5,7 +5,8 @@ using NetCoreServer.Performance.Common;
 namespace NetCoreServer.Performance.MulticastServer;
 
 /// <summary>
-/// Multicast benchmark server: multicasts <c>-s</c>-byte messages to every connected session (tcp, ssl or uds), as fast
+/// Multicast benchmark server: multicasts <c>-s</c>-byte messages to every connected session (tcp, ssl or uds; over ws
+/// and wss each as one binary message to every upgraded session), as fast
 /// as the sessions take them or at <c>-m</c> messages per second. Over udp it sends each message once to a group on the
 /// loopback interface, and runs only inside a private network namespace (see <see cref="UnsafeNetworkException.ThrowIfNotPrivate"/>).
 /// </summary>
@@ -18,6 +19,10 @@ internal static class Program
             new SslContext(DevelopmentTls.ServerProtocols, DevelopmentTls.LoadServerCertificate(options.Certificate, options.Password)),
             options.Address, options.ResolvedPort, options.Messages, options.Size))
         .Add("uds", options => new MulticastUdsServer(options.ResolvedPath, options.Messages, options.Size))
+        .Add("ws", options => new MulticastWsServer(options.Address, options.ResolvedPort, options.Messages, options.Size))
+        .Add("wss", options => new MulticastWssServer(
+            new SslContext(DevelopmentTls.ServerProtocols, DevelopmentTls.LoadServerCertificate(options.Certificate, options.Password)),
+            options.Address, options.ResolvedPort, options.Messages, options.Size))
         .Add("udp", options =>
         {
             // Sends to --group:-p; only where lo is the only interface (see UnsafeNetworkException.ThrowIfNotPrivate).

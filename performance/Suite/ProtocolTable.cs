@@ -5,9 +5,8 @@ using static NetCoreServer.Performance.Suite.ProtocolTraits;
 namespace NetCoreServer.Performance.Suite;
 
 /// <summary>
-/// Every protocol the suite runs, in the order of the table. A protocol the benchmark programs learn is one more
-/// line here: once EchoServer, EchoClient, MulticastServer and MulticastClient take <c>--protocol ws</c> and
-/// <c>--protocol wss</c>, the lines are <c>new("ws", Echo | Multicast, 1000)</c> and <c>new("wss", Echo | Multicast, 1000)</c>.
+/// Every protocol the suite runs, in the order of the table. A protocol the benchmark programs (EchoServer,
+/// EchoClient, MulticastServer, MulticastClient) learn is one more line here.
 /// </summary>
 internal static class ProtocolTable
 {
@@ -21,6 +20,8 @@ internal static class ProtocolTable
         new("udp", Echo | Multicast | RawEcho | MulticastNeedsNamespace, 100),
         new("http", Echo, 100),
         new("https", Echo, 100),
+        new("ws", Echo | Multicast, 1000),
+        new("wss", Echo | Multicast, 1000),
     ];
 
     /// <summary>The entry named <paramref name="name"/>, or null.</summary>
