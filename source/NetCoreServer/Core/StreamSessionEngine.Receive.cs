@@ -33,6 +33,7 @@ internal sealed partial class StreamSessionEngine
             _receiveRequested = true;
             _receiveRunning = true;
         }
+        StartIdleTimer();
         _ = ReceiveLoopAsync();
     }
 
@@ -50,6 +51,19 @@ internal sealed partial class StreamSessionEngine
         {
             while (!_closed)
             {
+                var paused = PauseReading();
+                if (paused != null)
+                {
+                    // Unwritable: read nothing more until the peer has taken what it was sent. An empty buffer goes
+                    // back to the pool meanwhile; a partial message stays.
+                    if (buffer != null && filled == 0)
+                    {
+                        ArrayPool<byte>.Shared.Return(buffer);
+                        buffer = null;
+                    }
+                    await PausedAsync(paused).ConfigureAwait(false);
+                    continue;
+                }
                 if (buffer == null)
                 {
                     var ready = await ReceiveAsync(Memory<byte>.Empty).ConfigureAwait(false);
@@ -76,6 +90,7 @@ internal sealed partial class StreamSessionEngine
 
                 Interlocked.Add(ref _bytesReceived, result.Bytes);
                 _host.EngineCounted(result.Bytes, 0);
+                Received();
                 var read = result.Bytes;
                 var kept = filled;
                 // After a local Disconnect, data is read and dropped until the peer's end of stream.

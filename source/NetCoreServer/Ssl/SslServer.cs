@@ -47,8 +47,34 @@ public class SslServer : StreamServer<SslSession>
         Context = context;
     }
 
+    /// <summary>Default of <see cref="OptionMaxPendingHandshakes"/>.</summary>
+    public const int DefaultMaxPendingHandshakes = 512;
+
+    private readonly HandshakeGate _handshakes = new(DefaultMaxPendingHandshakes);
+
     /// <summary>TLS settings; read by each session when its handshake starts.</summary>
     public SslContext Context { get; }
+
+    /// <summary>
+    /// Most TLS handshakes under way at once (counted from accept until the handshake succeeds, fails or times out).
+    /// At the cap the server stops accepting until one ends: new connections wait in the listen backlog
+    /// (<see cref="StreamServer{TSession}.OptionAcceptorBacklog"/>) and the kernel refuses them beyond it. Bounds the
+    /// memory and CPU that peers which open connections and never finish a handshake can take (each pending handshake
+    /// holds tens of kilobytes until <see cref="SslContext.HandshakeTimeout"/>). Default
+    /// <see cref="DefaultMaxPendingHandshakes"/>; 0 means no cap.
+    /// </summary>
+    public int OptionMaxPendingHandshakes
+    {
+        get => _handshakes.Max;
+        set => _handshakes.Max = value;
+    }
+
+    /// <summary>TLS handshakes under way now.</summary>
+    public int PendingHandshakes => _handshakes.Pending;
+
+    private protected override HandshakeGate Handshakes => _handshakes;
+
+    internal HandshakeGate HandshakeGate => _handshakes;
 
     /// <summary>Creates the session object for a newly accepted connection; override to return your subclass.</summary>
     /// <returns>A new <see cref="SslSession"/>.</returns>
