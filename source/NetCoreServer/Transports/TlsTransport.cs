@@ -1,5 +1,4 @@
 using System;
-using System.Buffers;
 using System.Collections.Generic;
 using System.IO;
 using System.Net.Security;
@@ -119,7 +118,7 @@ internal sealed class TlsTransport : IStreamTransport, ITlsInfo
             var total = 0;
             foreach (var segment in batch)
                 total += segment.Count;
-            var joined = ArrayPool<byte>.Shared.Rent(total);
+            var joined = EngineBuffers.Rent(total);
             try
             {
                 var offset = 0;
@@ -132,7 +131,7 @@ internal sealed class TlsTransport : IStreamTransport, ITlsInfo
             }
             finally
             {
-                ArrayPool<byte>.Shared.Return(joined);
+                EngineBuffers.Return(joined);
             }
             return new IoResult(total, SocketError.Success);
         }
