@@ -1,21 +1,29 @@
+using System;
+using System.Collections.Generic;
 using System.Threading;
 using System.Threading.Tasks;
 
 namespace NetCoreServer.Core;
 
 /// <summary>
-/// Counts a server's handshakes under way against a cap. While the cap is reached the accept loop waits for room, so
-/// new connections wait in the kernel's backlog (and beyond the backlog the kernel refuses them) instead of each
-/// costing a handshake's memory and CPU.
+/// Counts a server's handshakes under way against a cap. At the cap, either the accept loop waits for room (new
+/// connections wait in the kernel's backlog) or the oldest pending handshake is dropped to make room for the new one, so
+/// peers that start handshakes and never finish cannot keep a good client out for longer than it takes the flood to
+/// open cap more connections.
 /// </summary>
 internal sealed class HandshakeGate
 {
     private readonly object _lock = new();
-    private int _pending;
+    private readonly LinkedList<Action> _pending = new();
     private int _max;
+    private bool _dropOldest;
     private TaskCompletionSource? _room;
 
-    public HandshakeGate(int max) => _max = max;
+    public HandshakeGate(int max, bool dropOldest)
+    {
+        _max = max;
+        _dropOldest = dropOldest;
+    }
 
     /// <summary>Most handshakes under way; 0 or less means no cap.</summary>
     public int Max
@@ -28,23 +36,58 @@ internal sealed class HandshakeGate
         }
     }
 
-    /// <summary>Handshakes under way now.</summary>
-    public int Pending => Volatile.Read(ref _pending);
-
-    /// <summary>A handshake starts (counted from accept: its connection holds the slot until it ends).</summary>
-    public void Enter()
+    /// <summary>At the cap, drop the oldest pending handshake (true) or let the accept loop wait (false).</summary>
+    public bool DropOldest
     {
-        lock (_lock)
-            _pending++;
+        get => Volatile.Read(ref _dropOldest);
+        set
+        {
+            Volatile.Write(ref _dropOldest, value);
+            Wake();
+        }
     }
 
-    /// <summary>A handshake ended (success, failure, timeout or close); called once per <see cref="Enter"/>.</summary>
-    public void Exit()
+    /// <summary>Handshakes under way now.</summary>
+    public int Pending
     {
+        get
+        {
+            lock (_lock)
+                return _pending.Count;
+        }
+    }
+
+    /// <summary>
+    /// A handshake starts (counted from accept: its connection holds the slot until it ends). <paramref name="drop"/>
+    /// closes its connection if it becomes the oldest at the cap. Returns the token for <see cref="Exit"/>.
+    /// </summary>
+    public object Enter(Action drop)
+    {
+        Action? dropped = null;
+        LinkedListNode<Action> node;
+        lock (_lock)
+        {
+            var max = Volatile.Read(ref _max);
+            if (Volatile.Read(ref _dropOldest) && max > 0 && _pending.Count >= max && _pending.First is { } oldest)
+            {
+                _pending.Remove(oldest);
+                dropped = oldest.Value;
+            }
+            node = _pending.AddLast(drop);
+        }
+        dropped?.Invoke();
+        return node;
+    }
+
+    /// <summary>A handshake ended (success, failure, timeout or close); once per <see cref="Enter"/>, with its token.</summary>
+    public void Exit(object token)
+    {
+        var node = (LinkedListNode<Action>)token;
         TaskCompletionSource? room = null;
         lock (_lock)
         {
-            _pending--;
+            if (node.List != null)
+                _pending.Remove(node);
             if (_room != null && HasRoomLocked())
             {
                 room = _room;
@@ -54,7 +97,7 @@ internal sealed class HandshakeGate
         room?.TrySetResult();
     }
 
-    /// <summary>Completes when another handshake may start (at once when there is room).</summary>
+    /// <summary>Completes when another connection may be accepted (at once when there is room, or when dropping the oldest).</summary>
     public Task WaitForRoomAsync()
     {
         lock (_lock)
@@ -65,7 +108,7 @@ internal sealed class HandshakeGate
         }
     }
 
-    /// <summary>Releases a waiting accept loop (the cap changed, or the server stops).</summary>
+    /// <summary>Releases a waiting accept loop (the cap or the policy changed, or the server stops).</summary>
     public void Wake()
     {
         TaskCompletionSource? room;
@@ -80,6 +123,6 @@ internal sealed class HandshakeGate
     private bool HasRoomLocked()
     {
         var max = Volatile.Read(ref _max);
-        return max <= 0 || _pending < max;
+        return max <= 0 || Volatile.Read(ref _dropOldest) || _pending.Count < max;
     }
 }

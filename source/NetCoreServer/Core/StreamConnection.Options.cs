@@ -113,8 +113,9 @@ public abstract partial class StreamConnection
     }
 
     /// <summary>
-    /// How long the connection may receive nothing before it is disconnected (gracefully: what was accepted is still
-    /// delivered) with <see cref="NetCoreServer.DisconnectReason.Timeout"/>. Protects a server from peers that connect
+    /// How long the connection may receive nothing before it is disconnected with
+    /// <see cref="NetCoreServer.DisconnectReason.Timeout"/>: what was accepted is still delivered (within
+    /// <see cref="OptionDisconnectTimeout"/>), then the socket closes without waiting for the silent peer's end of stream. Protects a server from peers that connect
     /// and then hold the connection without sending (slowloris, dead peers behind a NAT). Only received bytes count as
     /// activity; sending does not, and a connection that stopped reading because its send queue is full (see
     /// <see cref="OptionSendHighWatermark"/>) is not idle. Measured by the receive loop, so a client that only uses the

@@ -47,7 +47,9 @@ internal sealed partial class StreamSessionEngine
             idle = TimeSpan.Zero;
         if (idle >= timeout)
         {
-            Disconnect(DisconnectReason.Timeout);
+            // What was accepted is still delivered, but the peer's own end of stream is not waited for: a peer that
+            // went silent is not expected to answer, and lingering would hold its descriptor for the disconnect timeout.
+            Disconnect(DisconnectReason.Timeout, linger: false);
             return;
         }
         lock (_lock)

@@ -50,23 +50,33 @@ public class SslServer : StreamServer<SslSession>
     /// <summary>Default of <see cref="OptionMaxPendingHandshakes"/>.</summary>
     public const int DefaultMaxPendingHandshakes = 512;
 
-    private readonly HandshakeGate _handshakes = new(DefaultMaxPendingHandshakes);
+    private readonly HandshakeGate _handshakes = new(DefaultMaxPendingHandshakes, dropOldest: true);
 
     /// <summary>TLS settings; read by each session when its handshake starts.</summary>
     public SslContext Context { get; }
 
     /// <summary>
     /// Most TLS handshakes under way at once (counted from accept until the handshake succeeds, fails or times out).
-    /// At the cap the server stops accepting until one ends: new connections wait in the listen backlog
-    /// (<see cref="StreamServer{TSession}.OptionAcceptorBacklog"/>) and the kernel refuses them beyond it. Bounds the
-    /// memory and CPU that peers which open connections and never finish a handshake can take (each pending handshake
-    /// holds tens of kilobytes until <see cref="SslContext.HandshakeTimeout"/>). Default
-    /// <see cref="DefaultMaxPendingHandshakes"/>; 0 means no cap.
+    /// Bounds the memory that peers which open connections and never finish a handshake can take (each pending
+    /// handshake holds tens of kilobytes until <see cref="SslContext.HandshakeTimeout"/>). What happens at the cap is
+    /// <see cref="OptionPendingHandshakePolicy"/>. Default <see cref="DefaultMaxPendingHandshakes"/>; 0 means no cap.
     /// </summary>
     public int OptionMaxPendingHandshakes
     {
         get => _handshakes.Max;
         set => _handshakes.Max = value;
+    }
+
+    /// <summary>
+    /// At <see cref="OptionMaxPendingHandshakes"/>: drop the oldest pending handshake for the new connection (the
+    /// default, <see cref="PendingHandshakePolicy.DropOldest"/>), or stop accepting until one ends
+    /// (<see cref="PendingHandshakePolicy.WaitInBacklog"/>: new connections wait in the listen backlog,
+    /// <see cref="StreamServer{TSession}.OptionAcceptorBacklog"/>).
+    /// </summary>
+    public PendingHandshakePolicy OptionPendingHandshakePolicy
+    {
+        get => _handshakes.DropOldest ? PendingHandshakePolicy.DropOldest : PendingHandshakePolicy.WaitInBacklog;
+        set => _handshakes.DropOldest = value == PendingHandshakePolicy.DropOldest;
     }
 
     /// <summary>TLS handshakes under way now.</summary>

@@ -59,8 +59,11 @@ public class SslSession : StreamSession
     {
         var context = Server.Context;
         var gate = Server.HandshakeGate;
-        gate.Enter();
-        return new TlsTransport(socket, (ssl, rejected, cancel) => ssl.AuthenticateAsServerAsync(context.CreateServerOptions(rejected), cancel), context.HandshakeTimeout, gate.Exit);
+        TlsTransport? transport = null;
+        // Dropped as the oldest pending handshake: closing the transport fails the handshake under way.
+        var slot = gate.Enter(() => transport?.Close());
+        transport = new TlsTransport(socket, (ssl, rejected, cancel) => ssl.AuthenticateAsServerAsync(context.CreateServerOptions(rejected), cancel), context.HandshakeTimeout, () => gate.Exit(slot));
+        return transport;
     }
 
     private protected override void NotifyHandshaking()

@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Linq;
 using System.Net;
 using System.Net.Security;
 using System.Net.Sockets;
@@ -131,6 +132,7 @@ public sealed class TlsTests
         using var server = new TestServer(transport, IPAddress.Loopback);
         var ssl = (SslServer)server.Inner;
         ssl.OptionMaxPendingHandshakes = 2;
+        ssl.OptionPendingHandshakePolicy = PendingHandshakePolicy.WaitInBacklog;
         Assert.That(server.Start(), Is.True);
         using var silent1 = await RawPeer.ConnectAsync(server.Endpoint);
         using var silent2 = await RawPeer.ConnectAsync(server.Endpoint);
@@ -147,6 +149,29 @@ public sealed class TlsTests
         good.SendAsync("served");
         await Wait.For(good.Received.Reaches(6), "echo after the wait");
         Assert.That(ssl.PendingHandshakes, Is.EqualTo(1), "only the remaining silent peer is pending");
+    }
+
+    [Test]
+    public async Task AtThePendingHandshakeCapTheOldestIsDroppedSoAGoodClientGetsIn()
+    {
+        var transport = new SslTestTransport(SslTestTransport.DefaultServerContext, () => Client());
+        using var server = new TestServer(transport, IPAddress.Loopback);
+        var ssl = (SslServer)server.Inner;
+        ssl.OptionMaxPendingHandshakes = 2;
+        Assert.That(ssl.OptionPendingHandshakePolicy, Is.EqualTo(PendingHandshakePolicy.DropOldest), "the default");
+        Assert.That(server.Start(), Is.True);
+        using var oldest = await RawPeer.ConnectAsync(server.Endpoint);
+        await Wait.For(server.Accepted.Reaches(1), "the first silent connection accepted");
+        using var second = await RawPeer.ConnectAsync(server.Endpoint);
+        await Wait.For(server.Accepted.Reaches(2), "the second silent connection accepted");
+
+        using var good = new TestClient(transport, server);
+        Assert.That(await Wait.For(good.ConnectAndWaitAsync(), "the good client handshakes at once", TimeSpan.FromSeconds(5)), Is.True);
+        await Wait.For(oldest.Closed(), "the oldest silent connection was dropped for it");
+        Assert.That(ssl.PendingHandshakes, Is.EqualTo(1), "the second silent connection still pending");
+        good.SendAsync("served");
+        await Wait.For(good.Received.Reaches(6), "echo");
+        Assert.That(server.Sessions.First().DisconnectReason, Is.EqualTo(DisconnectReason.HandshakeFailed));
     }
 
     [Test]
