@@ -21,6 +21,7 @@ internal static partial class Scenarios
         ("fast writer", FastWriterAsync),
         ("slowloris", SlowlorisAsync),
         ("burst", BurstAsync),
+        ("concurrency", ConcurrencyAsync),
     };
 
     /// <summary>A probe taken after a full collection, so heap figures compare live data only.</summary>

@@ -33,6 +33,9 @@ internal interface IStressServer : IDisposable
 
     /// <summary>Sessions whose send limit refused data (OnError NoBufferSpaceAvailable, once per episode).</summary>
     long Refusals { get; }
+
+    /// <summary>Each session by the index its client sent first (4 bytes, little-endian), for scenarios that tell them apart.</summary>
+    System.Collections.Concurrent.ConcurrentDictionary<int, StreamSession> ByClient { get; }
 }
 
 /// <summary>The counters and the echo shared by the three servers' sessions.</summary>
@@ -45,6 +48,8 @@ internal sealed class StressCounters
     public StressCounters(bool echo) => Echo = echo;
 
     public bool Echo { get; }
+
+    public System.Collections.Concurrent.ConcurrentDictionary<int, StreamSession> ByClient { get; } = new();
 
     public long Refused => Interlocked.Read(ref _refused);
 
@@ -66,6 +71,8 @@ internal sealed class StressCounters
     {
         if (Echo)
             session.SendAsync(buffer, offset, size);
+        else if (size >= 4)
+            ByClient.TryAdd(BitConverter.ToInt32(buffer, (int)offset), session);
     }
 }
 
@@ -78,6 +85,8 @@ internal sealed class StressTcpServer(bool echo) : TcpServer(IPAddress.Loopback,
     public long Refusals => _counters.Refusals;
 
     public long ClosedWith(DisconnectReason reason) => _counters.ClosedWith(reason);
+
+    public System.Collections.Concurrent.ConcurrentDictionary<int, StreamSession> ByClient => _counters.ByClient;
 
     protected override TcpSession CreateSession() => new Session(this, _counters);
 
@@ -103,6 +112,8 @@ internal sealed class StressSslServer(SslContext context, bool echo) : SslServer
 
     public long ClosedWith(DisconnectReason reason) => _counters.ClosedWith(reason);
 
+    public System.Collections.Concurrent.ConcurrentDictionary<int, StreamSession> ByClient => _counters.ByClient;
+
     protected override SslSession CreateSession() => new Session(this, _counters);
 
     protected override void OnRefused(EndPoint? remoteEndPoint, RefusalReason reason) => _counters.OnRefused();
@@ -126,6 +137,8 @@ internal sealed class StressUdsServer(string path, bool echo) : UdsServer(path),
     public long Refusals => _counters.Refusals;
 
     public long ClosedWith(DisconnectReason reason) => _counters.ClosedWith(reason);
+
+    public System.Collections.Concurrent.ConcurrentDictionary<int, StreamSession> ByClient => _counters.ByClient;
 
     protected override UdsSession CreateSession() => new Session(this, _counters);
 
