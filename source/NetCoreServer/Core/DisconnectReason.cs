@@ -29,4 +29,10 @@ public enum DisconnectReason
 
     /// <summary>The peer broke the protocol spoken on the connection (a malformed or oversized message).</summary>
     ProtocolError = 8,
+
+    /// <summary>
+    /// The peer did not read what a server's <c>Multicast</c> sent it until the send limit was reached, and the server's
+    /// <c>OptionSlowConsumerPolicy</c> is <see cref="SlowConsumerPolicy.Disconnect"/>: the connection was closed at once.
+    /// </summary>
+    SlowConsumer = 9,
 }

@@ -33,6 +33,62 @@ internal sealed class EngineOptions : ConnectionLimits
 
     public TimeSpan DisconnectTimeout { get; set; } = TimeSpan.FromSeconds(5);
 
+    /// <summary>Default high watermark: well above one receive chunk, well below the send limit.</summary>
+    public const long DefaultSendHighWatermark = 1024 * 1024;
+
+    /// <summary>Default low watermark.</summary>
+    public const long DefaultSendLowWatermark = 256 * 1024;
+
+    private long _highWatermark = DefaultSendHighWatermark;
+    private long _lowWatermark = DefaultSendLowWatermark;
+
+    /// <summary>Stop reading while unwritable (server sessions by default; not clients, see StreamConnection.OptionStopReadingWhenUnwritable).</summary>
+    public bool StopReadingWhenUnwritable { get; set; } = true;
+
+    /// <summary>Pending bytes above which the connection is unwritable (and may stop reading); 0 turns this off.</summary>
+    public long SendHighWatermark
+    {
+        get => Volatile.Read(ref _highWatermark);
+        set => Volatile.Write(ref _highWatermark, value);
+    }
+
+    /// <summary>Pending bytes at or below which an unwritable connection is writable again.</summary>
+    public long SendLowWatermark
+    {
+        get => Volatile.Read(ref _lowWatermark);
+        set => Volatile.Write(ref _lowWatermark, value);
+    }
+
+    /// <summary>The high watermark in force: never above the send limit (a queue cannot grow past it anyway).</summary>
+    public long EffectiveHighWatermark
+    {
+        get
+        {
+            var high = SendHighWatermark;
+            var limit = SendBufferLimit;
+            return high > 0 && limit > 0 ? Math.Min(high, limit) : high;
+        }
+    }
+
+    /// <summary>
+    /// The low watermark in force: below the high one, or a quarter of it when set at or above it (a small send limit
+    /// lowers the high watermark), so there is always a gap to cross.
+    /// </summary>
+    public long EffectiveLowWatermark
+    {
+        get
+        {
+            var high = EffectiveHighWatermark;
+            if (high <= 0)
+                return 0;
+            var low = SendLowWatermark;
+            return low < high ? low : high / 4;
+        }
+    }
+
+    /// <summary>Nothing received for this long disconnects the connection; zero (the default) never does.</summary>
+    public TimeSpan IdleTimeout { get; set; }
+
     /// <summary>The receive buffer the engine starts with (at least 256 bytes).</summary>
     public int EffectiveReceiveBufferSize => Math.Max(ReceiveBufferSize, 256);
 

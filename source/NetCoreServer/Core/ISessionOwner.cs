@@ -9,6 +9,8 @@ internal interface ISessionOwner
 
     int SendBufferSize { get; }
 
+    System.TimeSpan IdleTimeout { get; }
+
     void ConfigureAccepted(Socket socket);
 
     void RaiseConnecting(StreamSession session);

@@ -32,6 +32,9 @@ internal interface IStreamSessionHost
     /// <summary>A batch was handed to the transport.</summary>
     void EngineSent(long sent, long pending);
 
+    /// <summary>The connection became unwritable (pending bytes passed the high watermark) or writable again (back at the low one).</summary>
+    void EngineWritabilityChanged(bool writable);
+
     /// <summary>The send queue became empty.</summary>
     void EngineEmpty();
 

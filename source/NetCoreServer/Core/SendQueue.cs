@@ -1,5 +1,4 @@
 using System;
-using System.Buffers;
 using System.Collections.Generic;
 
 namespace NetCoreServer.Core;
@@ -41,7 +40,7 @@ internal sealed class SendQueue
             if (!_hasTail || _tail.Owner != null || _tail.Offset + _tail.Count == _tail.Array.Length)
             {
                 FlushTail();
-                _tail = new Segment(ArrayPool<byte>.Shared.Rent(Math.Max(data.Length, Math.Max(MinChunkSize, _options.SendBufferSize))), 0, 0, null);
+                _tail = new Segment(EngineBuffers.Rent(Math.Max(data.Length, Math.Max(MinChunkSize, _options.SendBufferSize))), 0, 0, null);
                 _hasTail = true;
             }
             var room = _tail.Array.Length - _tail.Offset - _tail.Count;
@@ -134,7 +133,7 @@ internal sealed class SendQueue
             switch (Owner)
             {
                 case null when Array != null:
-                    ArrayPool<byte>.Shared.Return(Array);
+                    EngineBuffers.Return(Array);
                     break;
                 case SharedBuffer shared:
                     shared.Release();

@@ -1,5 +1,4 @@
 using System;
-using System.Buffers;
 using System.Threading;
 
 namespace NetCoreServer.Core;
@@ -28,7 +27,7 @@ internal sealed class SharedBuffer
     /// <summary>Copies <paramref name="data"/> into a pooled block owned by the caller (one reference).</summary>
     public static SharedBuffer Copy(ReadOnlySpan<byte> data)
     {
-        var array = ArrayPool<byte>.Shared.Rent(data.Length);
+        var array = EngineBuffers.Rent(data.Length);
         data.CopyTo(array);
         return new SharedBuffer(array, data.Length);
     }
@@ -41,6 +40,6 @@ internal sealed class SharedBuffer
             return;
         var array = Interlocked.Exchange(ref _array, null);
         if (array != null)
-            ArrayPool<byte>.Shared.Return(array);
+            EngineBuffers.Return(array);
     }
 }

@@ -20,12 +20,15 @@ public abstract class StreamClient : StreamConnection
     private AwaitableSocketArgs? _connectArgs;
     private Task<bool> _connectTask = Task.FromResult(false);
     private Task _ready = Task.CompletedTask;
+    private TimeSpan _connectTimeout;
+    private volatile bool _connectTimedOut;
 
     /// <summary>Creates a client for any endpoint.</summary>
     /// <param name="target">The endpoint, and the address and port as given by the user.</param>
     private protected StreamClient(EndpointSpec target)
     {
         (Endpoint, Address, Port) = target;
+        OptionStopReadingWhenUnwritable = false;
     }
 
     /// <summary>The address as given to the constructor.</summary>
@@ -45,6 +48,23 @@ public abstract class StreamClient : StreamConnection
 
     /// <summary>True while a connect is under way.</summary>
     public bool IsConnecting { get; private set; }
+
+    /// <summary>
+    /// How long a connect may take before it is abandoned: the attempt then fails with <c>OnError(TimedOut)</c> and
+    /// OnDisconnected, as any failed connect. Covers the socket connect (for a host name, each address tried); the TLS
+    /// handshake has its own <see cref="SslContext.HandshakeTimeout"/>. Default <see cref="TimeSpan.Zero"/>: the system's
+    /// own limit (on Linux about two minutes of SYN retries against a silent host), as in NetCoreServer.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The value is negative.</exception>
+    public TimeSpan OptionConnectTimeout
+    {
+        get => _connectTimeout;
+        set
+        {
+            ArgumentOutOfRangeException.ThrowIfLessThan(value, TimeSpan.Zero);
+            _connectTimeout = value;
+        }
+    }
 
     /// <summary>Creates the socket to connect with; override to customise it. Not used for host-name endpoints.</summary>
     /// <returns>A new socket for <see cref="Endpoint"/>.</returns>
@@ -66,7 +86,7 @@ public abstract class StreamClient : StreamConnection
             socket = CreateSocketBeforeConnecting();
             OnConnecting();
             if (socket != null)
-                socket.Connect(Endpoint);
+                ConnectWithin(socket, Endpoint);
             else
                 socket = ConnectByName((DnsEndPoint)Endpoint);
         }
@@ -247,7 +267,7 @@ public abstract class StreamClient : StreamConnection
             var socket = new Socket(address.AddressFamily, SocketType.Stream, ProtocolType.Tcp);
             try
             {
-                socket.Connect(new IPEndPoint(address, endpoint.Port));
+                ConnectWithin(socket, new IPEndPoint(address, endpoint.Port));
                 return socket;
             }
             catch (SocketException e)
@@ -259,6 +279,26 @@ public abstract class StreamClient : StreamConnection
         throw last ?? new SocketException((int)SocketError.HostNotFound);
     }
 
+    /// <summary>The blocking connect, bounded by <see cref="OptionConnectTimeout"/> when one is set.</summary>
+    private void ConnectWithin(Socket socket, EndPoint endpoint)
+    {
+        var timeout = _connectTimeout;
+        if (timeout <= TimeSpan.Zero)
+        {
+            socket.Connect(endpoint);
+            return;
+        }
+        using var expired = new CancellationTokenSource(timeout);
+        try
+        {
+            socket.ConnectAsync(endpoint, expired.Token).AsTask().GetAwaiter().GetResult();
+        }
+        catch (OperationCanceledException)
+        {
+            throw new SocketException((int)SocketError.TimedOut);
+        }
+    }
+
     private async Task<bool> ConnectCoreAsync(Socket? created)
     {
         var args = new AwaitableSocketArgs();
@@ -266,6 +306,9 @@ public abstract class StreamClient : StreamConnection
             _connectArgs = args;
         Socket? socket = null;
         IoResult result;
+        _connectTimedOut = false;
+        var timeout = _connectTimeout;
+        using var timer = timeout > TimeSpan.Zero ? new Timer(static s => ((StreamClient)s!).ConnectExpired(), this, timeout, Timeout.InfiniteTimeSpan) : null;
         try
         {
             if (created == null)
@@ -293,7 +336,10 @@ public abstract class StreamClient : StreamConnection
         if (!result.Succeeded || socket == null)
         {
             socket?.Dispose();
-            ConnectFailed(result.Succeeded ? SocketError.NotConnected : result.Error, raiseDisconnecting: false);
+            var error = result.Succeeded ? SocketError.NotConnected : result.Error;
+            if (_connectTimedOut && error == SocketError.OperationAborted)
+                error = SocketError.TimedOut;
+            ConnectFailed(error, raiseDisconnecting: false);
             return false;
         }
         if (!Connected(socket, startReceiving: true))
@@ -301,6 +347,12 @@ public abstract class StreamClient : StreamConnection
         // For TLS, "connected" means handshaked: the task completes after OnHandshaked.
         await _ready.ConfigureAwait(false);
         return IsConnected;
+    }
+
+    private void ConnectExpired()
+    {
+        _connectTimedOut = true;
+        CancelConnect();
     }
 
     private void CancelConnect()

@@ -37,6 +37,57 @@ public abstract partial class StreamConnection
         set => Limits.SendBufferLimit = value;
     }
 
+    /// <summary>
+    /// When the bytes waiting to be sent pass this many, the connection becomes unwritable
+    /// (<see cref="OnWritabilityChanged"/>(false)) and, with <see cref="OptionStopReadingWhenUnwritable"/> (server
+    /// sessions by default), stops reading from its peer until they fall to <see cref="OptionSendLowWatermark"/>.
+    /// Default 1 MiB (never above <see cref="OptionSendBufferLimit"/>); 0 turns writability tracking and backpressure off
+    /// (reading never stops, as in NetCoreServer).
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The value is negative.</exception>
+    public long OptionSendHighWatermark
+    {
+        get => Limits.SendHighWatermark;
+        set
+        {
+            ArgumentOutOfRangeException.ThrowIfNegative(value);
+            Limits.SendHighWatermark = value;
+        }
+    }
+
+    /// <summary>
+    /// An unwritable connection becomes writable again, and reads again, once the bytes waiting to be sent are at or below
+    /// this many (default 256 KiB; when not below the high watermark in force, a quarter of it). The gap between the two
+    /// keeps a connection near the mark from switching on every send.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The value is negative.</exception>
+    public long OptionSendLowWatermark
+    {
+        get => Limits.SendLowWatermark;
+        set
+        {
+            ArgumentOutOfRangeException.ThrowIfNegative(value);
+            Limits.SendLowWatermark = value;
+        }
+    }
+
+    /// <summary>
+    /// Backpressure: stop reading from the peer while the connection is unwritable (see
+    /// <see cref="OptionSendHighWatermark"/>). A session that answers what it receives (an echo, a proxy, a
+    /// request/response protocol) thereby slows a peer that sends fast and never reads, through TCP's own flow control,
+    /// instead of filling its send limit and refusing data, so nothing is lost and memory stays near the watermark.
+    /// Default true for server sessions and false for clients: a client usually produces its data rather than answers,
+    /// and if both ends of an echo stopped reading while their own queue is full, neither queue could drain.
+    /// </summary>
+    public bool OptionStopReadingWhenUnwritable
+    {
+        get => Limits.StopReadingWhenUnwritable;
+        set => Limits.StopReadingWhenUnwritable = value;
+    }
+
+    /// <summary>False while the connection is unwritable (see <see cref="OptionSendHighWatermark"/>); true otherwise.</summary>
+    public bool IsWritable => Engine?.IsWritable ?? true;
+
     /// <summary>Size in bytes of the pooled chunks small sends are coalesced into (default 8192, at least 4096).</summary>
     public int OptionSendBufferSize
     {
@@ -58,6 +109,31 @@ public abstract partial class StreamConnection
         {
             ArgumentOutOfRangeException.ThrowIfLessThan(value, TimeSpan.Zero);
             Limits.DisconnectTimeout = value;
+        }
+    }
+
+    /// <summary>
+    /// How long the connection may receive nothing before it is disconnected with
+    /// <see cref="NetCoreServer.DisconnectReason.Timeout"/>: what was accepted is still delivered (within
+    /// <see cref="OptionDisconnectTimeout"/>), then the socket closes without waiting for the silent peer's end of stream. Protects a server from peers that connect
+    /// and then hold the connection without sending (slowloris, dead peers behind a NAT). Only received bytes count as
+    /// activity; sending does not, and a connection that stopped reading because its send queue is full (see
+    /// <see cref="OptionSendHighWatermark"/>) is not idle. Measured by the receive loop, so a client that only uses the
+    /// blocking <c>Receive</c> is not watched. Default <see cref="TimeSpan.Zero"/>: no idle timeout, as in NetCoreServer,
+    /// since long-lived quiet connections are legitimate for many protocols; servers facing the internet should set one
+    /// (sessions take <see cref="StreamServer{TSession}.OptionIdleTimeout"/>). Set it before the connection starts
+    /// receiving (in <see cref="OnConnecting"/> at the latest). Checked four times a second by one shared timer, so a
+    /// connection closes up to a quarter of a second after its timeout; choose seconds, not milliseconds (a process
+    /// stalled by its machine or a long garbage collection sees every connection as idle for that long).
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The value is negative.</exception>
+    public TimeSpan OptionIdleTimeout
+    {
+        get => Limits.IdleTimeout;
+        set
+        {
+            ArgumentOutOfRangeException.ThrowIfLessThan(value, TimeSpan.Zero);
+            Limits.IdleTimeout = value;
         }
     }
 

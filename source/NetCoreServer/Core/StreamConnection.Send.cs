@@ -150,10 +150,10 @@ public abstract partial class StreamConnection
         return status == SendStatus.Accepted;
     }
 
-    /// <summary>Raises OnError(NoBufferSpaceAvailable) on the caller's thread when the send limit refused data.</summary>
+    /// <summary>Raises OnError(NoBufferSpaceAvailable) on the caller's thread when the send limit refused data, once per episode.</summary>
     private protected void ReportRefusal(StreamSessionEngine engine, SendStatus status)
     {
-        if (status != SendStatus.LimitReached)
+        if (status != SendStatus.LimitReached || !engine.TakeRefusalReport())
             return;
         using var scope = Hooks.Enter(engine);
         OnError(SocketError.NoBufferSpaceAvailable);

@@ -131,6 +131,8 @@ public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
 
     void IStreamSessionHost.EngineEmpty() => OnEmpty();
 
+    void IStreamSessionHost.EngineWritabilityChanged(bool writable) => OnWritabilityChanged(writable);
+
     void IStreamSessionHost.EngineError(SocketError error) => OnError(error);
 
     void IStreamSessionHost.EngineHandlerException(Exception exception) => OnHandlerException(exception);

@@ -36,4 +36,10 @@ public abstract partial class StreamServer<TSession>
 
     /// <summary>Send chunk size of new sessions in bytes (default 8192); see <see cref="StreamConnection.OptionSendBufferSize"/>.</summary>
     public int OptionSendBufferSize { get; set; } = 8192;
+
+    /// <summary>
+    /// Idle timeout of new sessions (default <see cref="System.TimeSpan.Zero"/>: none); a session receiving nothing for this
+    /// long is disconnected with <see cref="DisconnectReason.Timeout"/>. See <see cref="StreamConnection.OptionIdleTimeout"/>.
+    /// </summary>
+    public System.TimeSpan OptionIdleTimeout { get; set; }
 }

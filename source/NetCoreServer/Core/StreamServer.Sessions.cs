@@ -24,6 +24,14 @@ public abstract partial class StreamServer<TSession>
     /// <summary>The registered sessions as an array that is replaced, never changed, when one comes or goes: for loops over every session (multicast) that must not allocate.</summary>
     private protected TSession[] SessionSnapshot => Volatile.Read(ref _snapshot);
 
+    /// <summary>
+    /// What <see cref="Multicast(ReadOnlySpan{byte})"/> does with a session whose send limit the message would pass:
+    /// <see cref="SlowConsumerPolicy.Skip"/> (the default, as in NetCoreServer: that session misses the message) or
+    /// <see cref="SlowConsumerPolicy.Disconnect"/> (it is closed with <see cref="DisconnectReason.SlowConsumer"/>, so no
+    /// session ever sees a gap in the stream). Either way memory stays within each session's send limit.
+    /// </summary>
+    public SlowConsumerPolicy OptionSlowConsumerPolicy { get; set; }
+
     /// <summary>Number of sessions currently registered (connected or finishing a disconnect).</summary>
     public long ConnectedSessions => Sessions.Count;
 
@@ -62,8 +70,9 @@ public abstract partial class StreamServer<TSession>
     /// <summary>
     /// Queues the same bytes on every connected session. The message is copied once: messages of 1 KiB or more
     /// are shared by reference between all session queues; smaller ones are appended to each session's coalescing
-    /// buffer. A session whose send limit would be passed skips the message and gets
-    /// <c>OnError(NoBufferSpaceAvailable)</c>; the others still receive it. Sessions' <c>SendAsync</c> overrides are not called.
+    /// buffer. A session whose send limit would be passed (a peer that does not read) is handled by
+    /// <see cref="OptionSlowConsumerPolicy"/>: by default it skips the message and gets <c>OnError(NoBufferSpaceAvailable)</c>
+    /// (once per episode); the others still receive it. Sessions' <c>SendAsync</c> overrides are not called.
     /// </summary>
     /// <param name="buffer">Data to send.</param>
     /// <returns>False if the server is not started; true otherwise (also for empty data).</returns>
@@ -73,17 +82,18 @@ public abstract partial class StreamServer<TSession>
             return false;
         if (buffer.IsEmpty)
             return true;
+        var policy = OptionSlowConsumerPolicy;
         if (buffer.Length < SharedMulticastThreshold)
         {
             foreach (var session in Volatile.Read(ref _snapshot))
-                session.EnqueueMulticast(buffer, null);
+                session.EnqueueMulticast(buffer, null, policy);
             return true;
         }
         var shared = SharedBuffer.Copy(buffer);
         try
         {
             foreach (var session in Volatile.Read(ref _snapshot))
-                session.EnqueueMulticast(default, shared);
+                session.EnqueueMulticast(default, shared, policy);
         }
         finally
         {
@@ -153,7 +163,11 @@ public abstract partial class StreamServer<TSession>
 
     void ISessionOwner.RaiseDisconnected(StreamSession session) => OnDisconnected((TSession)session);
 
-    void ISessionOwner.Unregister(StreamSession session) => UnregisterSession(session.Id);
+    void ISessionOwner.Unregister(StreamSession session)
+    {
+        UnregisterSession(session.Id);
+        ReleaseAdmission(session.AdmittedAddress);
+    }
 
     void ISessionOwner.Count(long received, long sent) => Count(received, sent);
 
@@ -167,6 +181,8 @@ public abstract partial class StreamServer<TSession>
     int ISessionOwner.ReceiveBufferSize => OptionReceiveBufferSize;
 
     int ISessionOwner.SendBufferSize => OptionSendBufferSize;
+
+    TimeSpan ISessionOwner.IdleTimeout => OptionIdleTimeout;
 
     /// <summary>Called after the listening socket is bound, before it listens; on the thread calling <see cref="Start"/>.</summary>
     protected virtual void OnStarting()

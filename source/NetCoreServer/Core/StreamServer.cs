@@ -133,6 +133,7 @@ public abstract partial class StreamServer<TSession> : IDisposable, ISessionOwne
             Interlocked.Exchange(ref _listener, null)?.Dispose();
             sessions = Sessions.Values.ToArray();
         }
+        Handshakes?.Wake();
         ListenerClosed();
 
         foreach (var session in sessions)
@@ -185,6 +186,9 @@ public abstract partial class StreamServer<TSession> : IDisposable, ISessionOwne
     /// <param name="listener">The configured listening socket.</param>
     private protected virtual void BindListener(Socket listener) => listener.Bind(Endpoint);
 
+    /// <summary>The handshakes under way and their cap (TLS servers); null for transports without a handshake.</summary>
+    private protected virtual HandshakeGate? Handshakes => null;
+
     /// <summary>Transport-specific cleanup after the listening socket closed (also after a failed Start).</summary>
     private protected virtual void ListenerClosed()
     {
@@ -196,6 +200,13 @@ public abstract partial class StreamServer<TSession> : IDisposable, ISessionOwne
         using var args = new AwaitableSocketArgs();
         while (IsAccepting && ReferenceEquals(_listener, listener))
         {
+            // Handshakes at their cap: new connections wait in the backlog until one ends.
+            var room = Handshakes?.WaitForRoomAsync();
+            if (room != null && !room.IsCompleted)
+            {
+                await room.ConfigureAwait(false);
+                continue;
+            }
             var result = await args.AcceptAsync(listener).ConfigureAwait(false);
             var socket = args.AcceptSocket;
             args.AcceptSocket = null;
@@ -224,6 +235,8 @@ public abstract partial class StreamServer<TSession> : IDisposable, ISessionOwne
     /// </summary>
     private StreamSessionEngine? Accept(Socket listener, Socket socket)
     {
+        if (!Admit(socket, out var address))
+            return null;
         TSession session;
         try
         {
@@ -232,6 +245,7 @@ public abstract partial class StreamServer<TSession> : IDisposable, ISessionOwne
         catch (Exception exception)
         {
             socket.Dispose();
+            ReleaseAdmission(address);
             ReportHandlerException(exception);
             return null;
         }
@@ -241,17 +255,19 @@ public abstract partial class StreamServer<TSession> : IDisposable, ISessionOwne
             if (!IsAccepting || !ReferenceEquals(_listener, listener))
             {
                 socket.Dispose();
+                ReleaseAdmission(address);
                 return null;
             }
             try
             {
-                var engine = session.Accept(socket);
+                var engine = session.Accept(socket, address);
                 RegisterSession(session);
                 return engine;
             }
             catch (SocketException exception)
             {
                 socket.Dispose();
+                ReleaseAdmission(address);
                 refused = exception.SocketErrorCode;
             }
         }

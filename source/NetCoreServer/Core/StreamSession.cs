@@ -19,6 +19,7 @@ public abstract class StreamSession : StreamConnection
         _owner = owner;
         OptionReceiveBufferSize = owner.ReceiveBufferSize;
         OptionSendBufferSize = owner.SendBufferSize;
+        OptionIdleTimeout = owner.IdleTimeout;
     }
 
     /// <summary>The connected socket (set when the session connects).</summary>
@@ -35,10 +36,14 @@ public abstract class StreamSession : StreamConnection
     /// <summary>Completes after OnDisconnected has run.</summary>
     internal Task Completion => Engine?.Completion ?? Task.CompletedTask;
 
+    /// <summary>The remote address this session is counted under by its server's per-address cap (null for Unix sockets).</summary>
+    internal System.Net.IPAddress? AdmittedAddress { get; private set; }
+
     /// <summary>Takes an accepted socket: applies the server's socket options and makes the engine (no hooks yet; see <see cref="StreamSessionEngine.StartAccepted"/>).</summary>
-    internal StreamSessionEngine Accept(Socket socket)
+    internal StreamSessionEngine Accept(Socket socket, System.Net.IPAddress? address)
     {
         Socket = socket;
+        AdmittedAddress = address;
         _owner.ConfigureAccepted(socket);
         return CreateEngine(CreateTransport(socket));
     }
@@ -53,13 +58,16 @@ public abstract class StreamSession : StreamConnection
     /// <summary>A stopping server whose graceful wait ran out closes what is left at once.</summary>
     internal void AbortForStop() => Engine?.Abort(NetCoreServer.DisconnectReason.ServerStopped);
 
-    internal SendStatus EnqueueMulticast(ReadOnlySpan<byte> data, SharedBuffer? shared)
+    internal SendStatus EnqueueMulticast(ReadOnlySpan<byte> data, SharedBuffer? shared, SlowConsumerPolicy policy)
     {
         var engine = Engine;
         if (engine == null)
             return SendStatus.NotConnected;
         var status = engine.EnqueueDeferred(data, shared);
-        ReportRefusal(engine, status);
+        if (status == SendStatus.LimitReached && policy == SlowConsumerPolicy.Disconnect)
+            engine.Abort(NetCoreServer.DisconnectReason.SlowConsumer);
+        else
+            ReportRefusal(engine, status);
         return status;
     }
 

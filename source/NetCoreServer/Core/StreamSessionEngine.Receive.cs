@@ -1,5 +1,4 @@
 using System;
-using System.Buffers;
 using System.Net.Sockets;
 using System.Runtime.CompilerServices;
 using System.Threading;
@@ -33,6 +32,7 @@ internal sealed partial class StreamSessionEngine
             _receiveRequested = true;
             _receiveRunning = true;
         }
+        StartIdleTimer();
         _ = ReceiveLoopAsync();
     }
 
@@ -50,6 +50,19 @@ internal sealed partial class StreamSessionEngine
         {
             while (!_closed)
             {
+                var paused = PauseReading();
+                if (paused != null)
+                {
+                    // Unwritable: read nothing more until the peer has taken what it was sent. An empty buffer goes
+                    // back to the pool meanwhile; a partial message stays.
+                    if (buffer != null && filled == 0)
+                    {
+                        EngineBuffers.Return(buffer);
+                        buffer = null;
+                    }
+                    await PausedAsync(paused).ConfigureAwait(false);
+                    continue;
+                }
                 if (buffer == null)
                 {
                     var ready = await ReceiveAsync(Memory<byte>.Empty).ConfigureAwait(false);
@@ -58,7 +71,7 @@ internal sealed partial class StreamSessionEngine
                         OnTransportError(ready.Error);
                         return;
                     }
-                    buffer = ArrayPool<byte>.Shared.Rent(size);
+                    buffer = EngineBuffers.Rent(size);
                 }
 
                 var result = await ReceiveAsync(buffer.AsMemory(filled)).ConfigureAwait(false);
@@ -76,6 +89,7 @@ internal sealed partial class StreamSessionEngine
 
                 Interlocked.Add(ref _bytesReceived, result.Bytes);
                 _host.EngineCounted(result.Bytes, 0);
+                Received();
                 var read = result.Bytes;
                 var kept = filled;
                 // After a local Disconnect, data is read and dropped until the peer's end of stream.
@@ -109,7 +123,7 @@ internal sealed partial class StreamSessionEngine
                     // A short read and nothing kept: go idle without a buffer, shrinking back after a burst.
                     if (read < buffer.Length / 4)
                         size = Math.Max(_options.EffectiveReceiveBufferSize, size / 2);
-                    ArrayPool<byte>.Shared.Return(buffer);
+                    EngineBuffers.Return(buffer);
                     buffer = null;
                 }
             }
@@ -117,7 +131,7 @@ internal sealed partial class StreamSessionEngine
         finally
         {
             if (buffer != null)
-                ArrayPool<byte>.Shared.Return(buffer);
+                EngineBuffers.Return(buffer);
             bool close;
             lock (_lock)
             {
@@ -134,9 +148,9 @@ internal sealed partial class StreamSessionEngine
     private byte[] Grow(byte[] buffer, int keep, ref int size)
     {
         size = Math.Min(buffer.Length * 2, _options.EffectiveReceiveBufferLimit);
-        var larger = ArrayPool<byte>.Shared.Rent(size);
+        var larger = EngineBuffers.Rent(size);
         buffer.AsSpan(0, keep).CopyTo(larger);
-        ArrayPool<byte>.Shared.Return(buffer);
+        EngineBuffers.Return(buffer);
         return larger;
     }
 

@@ -62,6 +62,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
             _queue.Append(data);
             start = AcceptedLocked(data.Length);
         }
+        NotifyWritability();
         if (start)
             RunSendLoop();
         return SendStatus.Accepted;
@@ -83,6 +84,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
             _queue.Append(body);
             start = AcceptedLocked(head.Length + body.Length);
         }
+        NotifyWritability();
         if (start)
             RunSendLoop();
         return SendStatus.Accepted;
@@ -109,6 +111,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
         }
         if (body.Count == 0)
             bodyOwner?.Dispose();
+        NotifyWritability();
         if (start)
             RunSendLoop();
         return SendStatus.Accepted;
@@ -138,6 +141,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
             if (start)
                 _parked |= Loops.Send;
         }
+        NotifyWritability();
         if (start)
             ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: false);
         return SendStatus.Accepted;
@@ -164,6 +168,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
             start = AcceptedLocked(data.Length);
             task = AddWaiterLocked();
         }
+        NotifyWritability();
         if (start)
             RunSendLoop();
         return task;
@@ -222,6 +227,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
 
         if (!direct)
         {
+            NotifyWritability();
             if (start)
                 RunSendLoop();
             return wait == null || wait.GetAwaiter().GetResult() ? length : 0;
@@ -271,6 +277,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     private bool AcceptedLocked(int length)
     {
         _acceptedTotal += length;
+        RaiseWatermarkLocked();
         if (_sendRunning || !_ready)
             return false;
         _sendRunning = true;
@@ -345,6 +352,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     {
         long pending = 0;
         SendWaiter[]? done = null;
+        TaskCompletionSource? writable = null;
         lock (_lock)
         {
             if (direct)
@@ -357,6 +365,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
                 _bytesSending = _batch.Bytes;
                 pending = _queue.Bytes + _batch.Bytes;
                 done = TakeCompletedWaitersLocked();
+                writable = LowerWatermarkLocked(pending);
             }
             else
             {
@@ -374,6 +383,8 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
             return false;
         }
         CompleteWaiters(done);
+        writable?.TrySetResult();
+        NotifyWritability();
         if (State == SessionState.Connected)
             RunHook(HookKind.Sending, (result.Bytes, pending), static (e, a) => e._host.EngineSent(a.Bytes, a.pending));
         return true;

@@ -320,6 +320,7 @@ internal sealed partial class StreamSessionEngine
     private void CloseTransport()
     {
         Timer? timer;
+        TaskCompletionSource? paused;
         lock (_lock)
         {
             if (_closed)
@@ -327,8 +328,11 @@ internal sealed partial class StreamSessionEngine
             _closed = true;
             timer = _disconnectTimer;
             _disconnectTimer = null;
+            paused = ReleasePausedLocked();
         }
+        StopIdleWatch();
         timer?.Dispose();
+        paused?.TrySetResult();
         _transport.Close();
         FailQueuedSends();
         TryFinish();

@@ -95,7 +95,7 @@ public class SslClient : TcpClient
     {
         var context = Context;
         var host = TargetHost ?? (Endpoint is DnsEndPoint dns ? dns.Host : Address);
-        return new TlsTransport(socket, (ssl, cancel) => ssl.AuthenticateAsClientAsync(context.CreateClientOptions(host), cancel), context.HandshakeTimeout);
+        return new TlsTransport(socket, (ssl, rejected, cancel) => ssl.AuthenticateAsClientAsync(context.CreateClientOptions(host, rejected), cancel), context.HandshakeTimeout);
     }
 
     private protected override void NotifyHandshaking() => OnHandshaking();

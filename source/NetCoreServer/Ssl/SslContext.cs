@@ -106,7 +106,8 @@ public class SslContext
     /// <summary>Check certificate revocation during validation (default false: it needs network access).</summary>
     public bool CheckCertificateRevocation { get; set; }
 
-    internal SslServerAuthenticationOptions CreateServerOptions()
+    /// <summary>The server's options for one handshake; <paramref name="rejected"/> runs when this side rejects the client's certificate.</summary>
+    internal SslServerAuthenticationOptions CreateServerOptions(Action rejected)
     {
         var fallback = Certificate ?? (Certificates is { Count: > 0 } ? Certificates[0] : null);
         var selector = ServerCertificateSelector;
@@ -115,7 +116,11 @@ public class SslContext
             EnabledSslProtocols = Protocols,
             ClientCertificateRequired = ClientCertificateRequired,
             CertificateRevocationCheckMode = CheckCertificateRevocation ? X509RevocationMode.Online : X509RevocationMode.NoCheck,
-            RemoteCertificateValidationCallback = CertificateValidationCallback,
+            // Without a callback and without a required client certificate nothing is validated: installing one would
+            // make the platform ask every client for a certificate.
+            RemoteCertificateValidationCallback = CertificateValidationCallback != null || ClientCertificateRequired
+                ? Recording(CertificateValidationCallback, rejected)
+                : null,
             ApplicationProtocols = ApplicationProtocols is { Count: > 0 } ? new List<SslApplicationProtocol>(ApplicationProtocols) : null,
         };
         if (selector != null)
@@ -125,7 +130,8 @@ public class SslContext
         return options;
     }
 
-    internal SslClientAuthenticationOptions CreateClientOptions(string targetHost)
+    /// <summary>The client's options for one handshake; <paramref name="rejected"/> runs when this side rejects the server's certificate.</summary>
+    internal SslClientAuthenticationOptions CreateClientOptions(string targetHost, Action rejected)
     {
         X509CertificateCollection? clientCertificates = null;
         if (Certificates is { Count: > 0 })
@@ -138,8 +144,22 @@ public class SslContext
             EnabledSslProtocols = Protocols,
             ClientCertificates = clientCertificates,
             CertificateRevocationCheckMode = CheckCertificateRevocation ? X509RevocationMode.Online : X509RevocationMode.NoCheck,
-            RemoteCertificateValidationCallback = CertificateValidationCallback,
+            RemoteCertificateValidationCallback = Recording(CertificateValidationCallback, rejected),
             ApplicationProtocols = ApplicationProtocols is { Count: > 0 } ? new List<SslApplicationProtocol>(ApplicationProtocols) : null,
         };
     }
+
+    /// <summary>
+    /// The validation as configured (the callback, or the platform's rule: no policy error at all), reporting a rejection
+    /// to <paramref name="rejected"/>: only this tells a refused certificate apart from other failures, which the platform
+    /// reports with the same exception type.
+    /// </summary>
+    private static RemoteCertificateValidationCallback Recording(RemoteCertificateValidationCallback? callback, Action rejected)
+        => (sender, certificate, chain, errors) =>
+        {
+            var valid = callback?.Invoke(sender, certificate, chain, errors) ?? errors == SslPolicyErrors.None;
+            if (!valid)
+                rejected();
+            return valid;
+        };
 }

@@ -47,8 +47,44 @@ public class SslServer : StreamServer<SslSession>
         Context = context;
     }
 
+    /// <summary>Default of <see cref="OptionMaxPendingHandshakes"/>.</summary>
+    public const int DefaultMaxPendingHandshakes = 512;
+
+    private readonly HandshakeGate _handshakes = new(DefaultMaxPendingHandshakes, dropOldest: true);
+
     /// <summary>TLS settings; read by each session when its handshake starts.</summary>
     public SslContext Context { get; }
+
+    /// <summary>
+    /// Most TLS handshakes under way at once (counted from accept until the handshake succeeds, fails or times out).
+    /// Bounds the memory that peers which open connections and never finish a handshake can take (each pending
+    /// handshake holds tens of kilobytes until <see cref="SslContext.HandshakeTimeout"/>). What happens at the cap is
+    /// <see cref="OptionPendingHandshakePolicy"/>. Default <see cref="DefaultMaxPendingHandshakes"/>; 0 means no cap.
+    /// </summary>
+    public int OptionMaxPendingHandshakes
+    {
+        get => _handshakes.Max;
+        set => _handshakes.Max = value;
+    }
+
+    /// <summary>
+    /// At <see cref="OptionMaxPendingHandshakes"/>: drop the oldest pending handshake for the new connection (the
+    /// default, <see cref="PendingHandshakePolicy.DropOldest"/>), or stop accepting until one ends
+    /// (<see cref="PendingHandshakePolicy.WaitInBacklog"/>: new connections wait in the listen backlog,
+    /// <see cref="StreamServer{TSession}.OptionAcceptorBacklog"/>).
+    /// </summary>
+    public PendingHandshakePolicy OptionPendingHandshakePolicy
+    {
+        get => _handshakes.DropOldest ? PendingHandshakePolicy.DropOldest : PendingHandshakePolicy.WaitInBacklog;
+        set => _handshakes.DropOldest = value == PendingHandshakePolicy.DropOldest;
+    }
+
+    /// <summary>TLS handshakes under way now.</summary>
+    public int PendingHandshakes => _handshakes.Pending;
+
+    private protected override HandshakeGate Handshakes => _handshakes;
+
+    internal HandshakeGate HandshakeGate => _handshakes;
 
     /// <summary>Creates the session object for a newly accepted connection; override to return your subclass.</summary>
     /// <returns>A new <see cref="SslSession"/>.</returns>

@@ -12,7 +12,9 @@ namespace NetCoreServer;
 /// One accepted TLS connection of an <see cref="SslServer"/>. Hook order: OnConnecting, OnConnected, OnHandshaking,
 /// OnHandshaked, OnEmpty, then data; nothing is received before the handshake completes, and data sent earlier waits
 /// in the queue. A handshake that fails or passes <see cref="SslContext.HandshakeTimeout"/> raises OnError
-/// (AccessDenied for a rejected certificate, TimedOut, ConnectionAborted) and closes the session with
+/// (AccessDenied when this side rejected the peer's certificate, ProtocolNotSupported when the peer does not speak a TLS this
+/// side accepts — garbage, plaintext, a malformed record, no common version or cipher, or a TLS alert —, TimedOut,
+/// ConnectionAborted when the connection broke) and closes the session with
 /// <see cref="NetCoreServer.DisconnectReason.HandshakeFailed"/>.
 /// </summary>
 public class SslSession : StreamSession
@@ -56,7 +58,12 @@ public class SslSession : StreamSession
     private protected override IStreamTransport CreateTransport(Socket socket)
     {
         var context = Server.Context;
-        return new TlsTransport(socket, (ssl, cancel) => ssl.AuthenticateAsServerAsync(context.CreateServerOptions(), cancel), context.HandshakeTimeout);
+        var gate = Server.HandshakeGate;
+        TlsTransport? transport = null;
+        // Dropped as the oldest pending handshake: closing the transport fails the handshake under way.
+        var slot = gate.Enter(() => transport?.Close());
+        transport = new TlsTransport(socket, (ssl, rejected, cancel) => ssl.AuthenticateAsServerAsync(context.CreateServerOptions(rejected), cancel), context.HandshakeTimeout, () => gate.Exit(slot));
+        return transport;
     }
 
     private protected override void NotifyHandshaking()

@@ -1,5 +1,4 @@
 using System;
-using System.Buffers;
 using System.Collections.Generic;
 using System.IO;
 using System.Net.Security;
@@ -23,17 +22,24 @@ internal sealed class TlsTransport : IStreamTransport, ITlsInfo
 {
     private readonly Socket _socket;
     private readonly SslStream _ssl;
-    private readonly Func<SslStream, CancellationToken, Task> _authenticate;
+    private readonly Func<SslStream, Action, CancellationToken, Task> _authenticate;
     private readonly TimeSpan _handshakeTimeout;
+    private Action? _handshakeEnded;
     private volatile bool _handshaked;
+    private volatile bool _rejected;
     private int _closed;
 
-    public TlsTransport(Socket socket, Func<SslStream, CancellationToken, Task> authenticate, TimeSpan handshakeTimeout)
+    /// <param name="socket">The connected socket.</param>
+    /// <param name="authenticate">Runs the handshake; it calls its action when this side rejects the peer's certificate.</param>
+    /// <param name="handshakeTimeout">How long the handshake may take.</param>
+    /// <param name="handshakeEnded">Runs once when the handshake ended or can no longer run (the transport closed first).</param>
+    public TlsTransport(Socket socket, Func<SslStream, Action, CancellationToken, Task> authenticate, TimeSpan handshakeTimeout, Action? handshakeEnded = null)
     {
         _socket = socket;
         _ssl = new SslStream(new NetworkStream(socket, ownsSocket: true), leaveInnerStreamOpen: false);
         _authenticate = authenticate;
         _handshakeTimeout = handshakeTimeout;
+        _handshakeEnded = handshakeEnded;
     }
 
     public ITlsInfo Tls => this;
@@ -55,7 +61,7 @@ internal sealed class TlsTransport : IStreamTransport, ITlsInfo
             timeout.CancelAfter(_handshakeTimeout);
         try
         {
-            await _authenticate(_ssl, timeout.Token).ConfigureAwait(false);
+            await _authenticate(_ssl, () => _rejected = true, timeout.Token).ConfigureAwait(false);
             _handshaked = true;
             return SocketError.Success;
         }
@@ -67,14 +73,22 @@ internal sealed class TlsTransport : IStreamTransport, ITlsInfo
         catch (AuthenticationException exception)
         {
             HandshakeException = exception;
-            return SocketError.AccessDenied;
+            // The platform throws this type both for a certificate this side refused and for a peer that does not speak
+            // TLS (garbage, a malformed record, no common version or cipher, an alert): only the former is access denied.
+            return _rejected ? SocketError.AccessDenied : SocketError.ProtocolNotSupported;
         }
         catch (Exception exception) when (exception is IOException or ObjectDisposedException or SocketException or InvalidOperationException)
         {
             HandshakeException = exception;
             return Volatile.Read(ref _closed) != 0 ? SocketError.OperationAborted : SocketError.ConnectionAborted;
         }
+        finally
+        {
+            EndHandshake();
+        }
     }
+
+    private void EndHandshake() => Interlocked.Exchange(ref _handshakeEnded, null)?.Invoke();
 
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     public async ValueTask<IoResult> ReceiveAsync(Memory<byte> buffer)
@@ -104,7 +118,7 @@ internal sealed class TlsTransport : IStreamTransport, ITlsInfo
             var total = 0;
             foreach (var segment in batch)
                 total += segment.Count;
-            var joined = ArrayPool<byte>.Shared.Rent(total);
+            var joined = EngineBuffers.Rent(total);
             try
             {
                 var offset = 0;
@@ -117,7 +131,7 @@ internal sealed class TlsTransport : IStreamTransport, ITlsInfo
             }
             finally
             {
-                ArrayPool<byte>.Shared.Return(joined);
+                EngineBuffers.Return(joined);
             }
             return new IoResult(total, SocketError.Success);
         }
@@ -182,6 +196,8 @@ internal sealed class TlsTransport : IStreamTransport, ITlsInfo
     {
         if (Interlocked.Exchange(ref _closed, 1) != 0)
             return;
+        // A handshake that never started (or is being aborted now) gives its slot back with the connection.
+        EndHandshake();
         // Disposing the socket first completes pending reads and writes at once; then the stream releases its buffers.
         _socket.Dispose();
         try

@@ -53,6 +53,8 @@ internal sealed class RecordingHost : IStreamSessionHost
         OnEmpty?.Invoke();
     }
 
+    public void EngineWritabilityChanged(bool writable) => Log.Add("writable " + writable);
+
     public void EngineError(SocketError error) => Log.Add("error " + error);
 
     public void EngineHandlerException(Exception exception) => Log.Add("exception " + exception.Message);

@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Linq;
 using System.Net;
 using System.Net.Security;
 using System.Net.Sockets;
@@ -99,12 +100,79 @@ public sealed class TlsTests
             await plain.SendAsync("GET / HTTP/1.1\r\nHost: x\r\n\r\n"u8.ToArray());
             await Wait.For(server.Disconnected.Reaches(1), "plaintext session dropped");
             Assert.That(server.LastSession!.DisconnectReason, Is.EqualTo(DisconnectReason.HandshakeFailed));
+            // AccessDenied is kept for a refused certificate: a peer that does not speak TLS is a protocol error.
+            Assert.That(server.LastSession.LastError, Is.EqualTo(SocketError.ProtocolNotSupported), "OnError says the peer did not speak TLS");
+            Assert.That(((SslSession)server.LastSession.Session).HandshakeException, Is.InstanceOf<AuthenticationException>(), "the platform's reason is kept");
         }
 
         using var client = new TestClient(transport, server);
         Assert.That(await Wait.For(client.ConnectAndWaitAsync(), "TLS client after the plaintext one"), Is.True);
         client.SendAsync("still fine");
         await Wait.For(client.Received.Reaches(10), "echo");
+    }
+
+    [Test]
+    public async Task AMalformedTlsRecordIsAProtocolErrorNotAccessDenied()
+    {
+        var transport = new SslTestTransport(SslTestTransport.DefaultServerContext, () => Client());
+        using var server = Start(transport);
+        using var peer = await RawPeer.ConnectAsync(server.Endpoint);
+        // A complete handshake record (type 22, version 3.3, 8 bytes) whose message is no valid ClientHello.
+        await peer.Socket.SendAsync(new byte[] { 22, 3, 3, 0, 8, 1, 0, 0, 4, 0xFF, 0xFF, 0xFF, 0xFF });
+        await Wait.For(server.Disconnected.Reaches(1), "session with the malformed record dropped");
+        Assert.That(server.LastSession!.DisconnectReason, Is.EqualTo(DisconnectReason.HandshakeFailed));
+        Assert.That(server.LastSession.LastError, Is.EqualTo(SocketError.ProtocolNotSupported));
+        await Wait.For(peer.Closed(), "the peer sees the connection closed");
+    }
+
+    [Test]
+    public async Task PendingHandshakesBeyondTheCapWaitInTheBacklogUntilOneEnds()
+    {
+        var transport = new SslTestTransport(SslTestTransport.DefaultServerContext, () => Client());
+        using var server = new TestServer(transport, IPAddress.Loopback);
+        var ssl = (SslServer)server.Inner;
+        ssl.OptionMaxPendingHandshakes = 2;
+        ssl.OptionPendingHandshakePolicy = PendingHandshakePolicy.WaitInBacklog;
+        Assert.That(server.Start(), Is.True);
+        using var silent1 = await RawPeer.ConnectAsync(server.Endpoint);
+        using var silent2 = await RawPeer.ConnectAsync(server.Endpoint);
+        await Wait.For(server.Accepted.Reaches(2), "two silent connections accepted");
+        Assert.That(ssl.PendingHandshakes, Is.EqualTo(2));
+
+        using var good = new TestClient(transport, server);
+        var connect = good.ConnectAndWaitAsync();
+        Assert.That(await Wait.Within(connect, TimeSpan.FromMilliseconds(500)), Is.False, "the third handshake waits while two are pending");
+        Assert.That(server.Accepted.Value, Is.EqualTo(2), "the third connection is not accepted yet: it waits in the backlog");
+
+        silent1.Dispose();
+        Assert.That(await Wait.For(connect, "the waiting client handshakes once a slot frees"), Is.True);
+        good.SendAsync("served");
+        await Wait.For(good.Received.Reaches(6), "echo after the wait");
+        Assert.That(ssl.PendingHandshakes, Is.EqualTo(1), "only the remaining silent peer is pending");
+    }
+
+    [Test]
+    public async Task AtThePendingHandshakeCapTheOldestIsDroppedSoAGoodClientGetsIn()
+    {
+        var transport = new SslTestTransport(SslTestTransport.DefaultServerContext, () => Client());
+        using var server = new TestServer(transport, IPAddress.Loopback);
+        var ssl = (SslServer)server.Inner;
+        ssl.OptionMaxPendingHandshakes = 2;
+        Assert.That(ssl.OptionPendingHandshakePolicy, Is.EqualTo(PendingHandshakePolicy.DropOldest), "the default");
+        Assert.That(server.Start(), Is.True);
+        using var oldest = await RawPeer.ConnectAsync(server.Endpoint);
+        await Wait.For(server.Accepted.Reaches(1), "the first silent connection accepted");
+        using var second = await RawPeer.ConnectAsync(server.Endpoint);
+        await Wait.For(server.Accepted.Reaches(2), "the second silent connection accepted");
+
+        using var good = new TestClient(transport, server);
+        Assert.That(await Wait.For(good.ConnectAndWaitAsync(), "the good client handshakes at once", TimeSpan.FromSeconds(5)), Is.True);
+        await Wait.For(oldest.Closed(), "the oldest silent connection was dropped for it");
+        good.SendAsync("served");
+        await Wait.For(good.Received.Reaches(6), "echo");
+        // After the echo the server's side of the good handshake has finished too (the client's finishes first).
+        Assert.That(ssl.PendingHandshakes, Is.EqualTo(1), "the second silent connection still pending");
+        Assert.That(server.Sessions.First().DisconnectReason, Is.EqualTo(DisconnectReason.HandshakeFailed));
     }
 
     [Test]

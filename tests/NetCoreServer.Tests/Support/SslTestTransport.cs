@@ -67,6 +67,10 @@ internal sealed class SslTestTransport : TestTransport
 
         protected override void OnError(SocketError error) => probe.ServerHook("OnError " + error);
 
+        protected override bool OnAccepting(EndPoint? remoteEndPoint) => probe.Accepting(remoteEndPoint);
+
+        protected override void OnRefused(EndPoint? remoteEndPoint, RefusalReason reason) => probe.Refused(remoteEndPoint, reason);
+
         protected override void OnStopping() => probe.ServerHook("OnStopping");
 
         protected override void OnStopped() => probe.ServerHook("OnStopped");
@@ -90,6 +94,8 @@ internal sealed class SslTestTransport : TestTransport
         protected override void OnHandshaked() => _probe.Hook("OnHandshaked");
 
         protected override void OnEmpty() => _probe.Hook("OnEmpty");
+
+        protected override void OnWritabilityChanged(bool writable) => _probe.Hook("OnWritabilityChanged " + writable);
 
         protected override void OnSent(long sent, long pending) => _probe.Hook("OnSent");
 

@@ -35,6 +35,9 @@ internal sealed class TestServer : IDisposable
 
     public Counter Disconnected { get; } = new();
 
+    /// <summary>Counts server.OnConnected (before any handshake), where <see cref="Connected"/> waits for TLS.</summary>
+    public Counter Accepted { get; } = new();
+
     public Counter Received { get; } = new();
 
     public Task FirstConnected => _firstConnected.Task;
@@ -52,6 +55,21 @@ internal sealed class TestServer : IDisposable
 
     /// <summary>Runs inside each session's OnDisconnecting (a goodbye sent while disconnecting).</summary>
     public Action<TestSession>? OnSessionDisconnecting { get; set; }
+
+    /// <summary>Decides OnAccepting (accepts everything when null).</summary>
+    public Func<EndPoint?, bool>? AcceptFilter { get; set; }
+
+    /// <summary>Connections the server refused, with why, in order.</summary>
+    public System.Collections.Concurrent.ConcurrentQueue<(EndPoint? Remote, RefusalReason Reason)> Refusals { get; } = new();
+
+    /// <summary>Counts OnAccepting calls.</summary>
+    public Counter AcceptingCalls { get; } = new();
+
+    /// <summary>Counts refused connections.</summary>
+    public Counter RefusedCount { get; } = new();
+
+    /// <summary>The real server's caps and limits.</summary>
+    public IServerControl Options => _server;
 
     public TestSession? LastSession { get; private set; }
 
@@ -95,9 +113,25 @@ internal sealed class TestServer : IDisposable
         return probe;
     }
 
+    public bool Accepting(EndPoint? remote)
+    {
+        // Counted, not logged: the hook-order tests compare the log with NetCoreServer's hooks.
+        AcceptingCalls.Add(1);
+        return AcceptFilter?.Invoke(remote) ?? true;
+    }
+
+    public void Refused(EndPoint? remote, RefusalReason reason)
+    {
+        Log.Add("server.OnRefused " + reason);
+        Refusals.Enqueue((remote, reason));
+        RefusedCount.Add(1);
+    }
+
     public void ServerHook(string name)
     {
         Log.Add("server." + name);
+        if (name == "OnConnected")
+            Accepted.Add(1);
         // "Connected" means ready for data: after the handshake on TLS.
         if (name == (Transport.Secure ? "OnHandshaked" : "OnConnected"))
         {
@@ -136,6 +170,24 @@ internal interface IServerControl : IDisposable
     bool Multicast(byte[] data);
 
     bool Multicast(string text);
+
+    int OptionMaxSessions { get; set; }
+
+    int OptionMaxSessionsPerAddress { get; set; }
+
+    int OptionDescriptorReserve { get; set; }
+
+    System.TimeSpan OptionIdleTimeout { get; set; }
+
+    bool OptionKeepAlive { get; set; }
+
+    int OptionTcpKeepAliveTime { get; set; }
+
+    int OptionTcpKeepAliveInterval { get; set; }
+
+    int OptionTcpKeepAliveRetryCount { get; set; }
+
+    SlowConsumerPolicy OptionSlowConsumerPolicy { get; set; }
 }
 
 /// <summary>The suite's view of one session: the real session plus what its hooks recorded.</summary>

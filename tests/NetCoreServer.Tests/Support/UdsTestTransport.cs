@@ -32,6 +32,10 @@ internal sealed class UdsTestTransport : TestTransport
 
         protected override void OnError(SocketError error) => probe.ServerHook("OnError " + error);
 
+        protected override bool OnAccepting(EndPoint? remoteEndPoint) => probe.Accepting(remoteEndPoint);
+
+        protected override void OnRefused(EndPoint? remoteEndPoint, RefusalReason reason) => probe.Refused(remoteEndPoint, reason);
+
         protected override void OnStopping() => probe.ServerHook("OnStopping");
 
         protected override void OnStopped() => probe.ServerHook("OnStopped");
@@ -51,6 +55,8 @@ internal sealed class UdsTestTransport : TestTransport
         protected override void OnConnected() => _probe.Hook("OnConnected");
 
         protected override void OnEmpty() => _probe.Hook("OnEmpty");
+
+        protected override void OnWritabilityChanged(bool writable) => _probe.Hook("OnWritabilityChanged " + writable);
 
         protected override void OnSent(long sent, long pending) => _probe.Hook("OnSent");
 

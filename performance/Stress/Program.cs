@@ -1,0 +1,70 @@
+using System;
+using System.Collections.Generic;
+using System.Diagnostics;
+using System.Linq;
+using System.Threading.Tasks;
+
+namespace NetCoreServer.Performance.Stress;
+
+/// <summary>
+/// Runs hostile-peer scenarios against our servers over tcp, ssl and uds, each bounded in time, and prints one table:
+/// churn, descriptor flood, TLS handshake flood, slow reader, fast writer, slowloris, burst (see each scenario's doc).
+/// Usage: <c>Stress [--protocol tcp|ssl|uds|all] [--scale N] [--only NAME]</c>; everything talks to loopback only.
+/// Exit code 0 when every scenario held, 1 otherwise.
+/// </summary>
+internal static class Program
+{
+    private static async Task<int> Main(string[] args)
+    {
+        var protocols = new List<StressProtocol> { StressProtocol.Tcp, StressProtocol.Ssl, StressProtocol.Uds };
+        var scale = 1;
+        string? only = null;
+        for (var i = 0; i < args.Length; i++)
+        {
+            switch (args[i])
+            {
+                case "--protocol" when i + 1 < args.Length:
+                    var name = args[++i];
+                    if (name != "all")
+                        protocols = protocols.Where(p => p.Name == name).ToList();
+                    break;
+                case "--scale" when i + 1 < args.Length:
+                    scale = Math.Clamp(int.Parse(args[++i], System.Globalization.CultureInfo.InvariantCulture), 1, 10);
+                    break;
+                case "--only" when i + 1 < args.Length:
+                    only = args[++i];
+                    break;
+                default:
+                    Console.Error.WriteLine("usage: Stress [--protocol tcp|ssl|uds|all] [--scale 1-10] [--only scenario]");
+                    return 2;
+            }
+        }
+
+        var results = new List<StressResult>();
+        foreach (var (name, run) in Scenarios.All.Where(s => only == null || s.Name == only))
+        {
+            foreach (var protocol in protocols)
+            {
+                Console.Error.WriteLine($"{name} over {protocol}...");
+                StressResult result;
+                var clock = Stopwatch.StartNew();
+                try
+                {
+                    result = await run(protocol, scale).ConfigureAwait(false);
+                }
+                catch (Exception exception)
+                {
+                    result = new StressResult(name, protocol.Name, false, "threw: " + exception.GetType().Name + ": " + exception.Message, clock.Elapsed);
+                }
+                results.Add(result);
+                Console.Error.WriteLine($"  {(result.Passed ? "held" : "FAILED")}: {result.Figures}");
+            }
+        }
+
+        Console.WriteLine($"| scenario | protocol | held | seconds | figures |");
+        Console.WriteLine($"|---|---|---|---|---|");
+        foreach (var result in results)
+            Console.WriteLine($"| {result.Scenario} | {result.Protocol} | {(result.Passed ? "yes" : "NO")} | {result.Elapsed.TotalSeconds:0.0} | {result.Figures} |");
+        return results.All(r => r.Passed) ? 0 : 1;
+    }
+}

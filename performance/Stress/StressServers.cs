@@ -1,0 +1,155 @@
+using System;
+using System.Net;
+using System.Threading;
+
+namespace NetCoreServer.Performance.Stress;
+
+/// <summary>What the scenarios need of a server, whatever its transport.</summary>
+internal interface IStressServer : IDisposable
+{
+    EndPoint Endpoint { get; }
+
+    long ConnectedSessions { get; }
+
+    int OptionMaxSessions { get; set; }
+
+    int OptionMaxSessionsPerAddress { get; set; }
+
+    TimeSpan OptionIdleTimeout { get; set; }
+
+    SlowConsumerPolicy OptionSlowConsumerPolicy { get; set; }
+
+    bool Start();
+
+    bool Stop();
+
+    bool Multicast(byte[] buffer);
+
+    /// <summary>Connections refused by the caps.</summary>
+    long Refused { get; }
+
+    /// <summary>Sessions closed, by reason.</summary>
+    long ClosedWith(DisconnectReason reason);
+
+    /// <summary>Sessions whose send limit refused data (OnError NoBufferSpaceAvailable, once per episode).</summary>
+    long Refusals { get; }
+
+    /// <summary>Each session by the index its client sent first (4 bytes, little-endian), for scenarios that tell them apart.</summary>
+    System.Collections.Concurrent.ConcurrentDictionary<int, StreamSession> ByClient { get; }
+}
+
+/// <summary>The counters and the echo shared by the three servers' sessions.</summary>
+internal sealed class StressCounters
+{
+    private readonly long[] _closed = new long[16];
+    private long _refused;
+    private long _refusals;
+
+    public StressCounters(bool echo) => Echo = echo;
+
+    public bool Echo { get; }
+
+    public System.Collections.Concurrent.ConcurrentDictionary<int, StreamSession> ByClient { get; } = new();
+
+    public long Refused => Interlocked.Read(ref _refused);
+
+    public long Refusals => Interlocked.Read(ref _refusals);
+
+    public void OnRefused() => Interlocked.Increment(ref _refused);
+
+    public void OnError(System.Net.Sockets.SocketError error)
+    {
+        if (error == System.Net.Sockets.SocketError.NoBufferSpaceAvailable)
+            Interlocked.Increment(ref _refusals);
+    }
+
+    public void OnClosed(DisconnectReason reason) => Interlocked.Increment(ref _closed[(int)reason]);
+
+    public long ClosedWith(DisconnectReason reason) => Interlocked.Read(ref _closed[(int)reason]);
+
+    public void Received(StreamSession session, byte[] buffer, long offset, long size)
+    {
+        if (Echo)
+            session.SendAsync(buffer, offset, size);
+        else if (size >= 4)
+            ByClient.TryAdd(BitConverter.ToInt32(buffer, (int)offset), session);
+    }
+}
+
+internal sealed class StressTcpServer(bool echo) : TcpServer(IPAddress.Loopback, 0), IStressServer
+{
+    private readonly StressCounters _counters = new(echo);
+
+    public long Refused => _counters.Refused;
+
+    public long Refusals => _counters.Refusals;
+
+    public long ClosedWith(DisconnectReason reason) => _counters.ClosedWith(reason);
+
+    public System.Collections.Concurrent.ConcurrentDictionary<int, StreamSession> ByClient => _counters.ByClient;
+
+    protected override TcpSession CreateSession() => new Session(this, _counters);
+
+    protected override void OnRefused(EndPoint? remoteEndPoint, RefusalReason reason) => _counters.OnRefused();
+
+    private sealed class Session(TcpServer server, StressCounters counters) : TcpSession(server)
+    {
+        protected override void OnReceived(byte[] buffer, long offset, long size) => counters.Received(this, buffer, offset, size);
+
+        protected override void OnError(System.Net.Sockets.SocketError error) => counters.OnError(error);
+
+        protected override void OnDisconnected() => counters.OnClosed(DisconnectReason);
+    }
+}
+
+internal sealed class StressSslServer(SslContext context, bool echo) : SslServer(context, IPAddress.Loopback, 0), IStressServer
+{
+    private readonly StressCounters _counters = new(echo);
+
+    public long Refused => _counters.Refused;
+
+    public long Refusals => _counters.Refusals;
+
+    public long ClosedWith(DisconnectReason reason) => _counters.ClosedWith(reason);
+
+    public System.Collections.Concurrent.ConcurrentDictionary<int, StreamSession> ByClient => _counters.ByClient;
+
+    protected override SslSession CreateSession() => new Session(this, _counters);
+
+    protected override void OnRefused(EndPoint? remoteEndPoint, RefusalReason reason) => _counters.OnRefused();
+
+    private sealed class Session(SslServer server, StressCounters counters) : SslSession(server)
+    {
+        protected override void OnReceived(byte[] buffer, long offset, long size) => counters.Received(this, buffer, offset, size);
+
+        protected override void OnError(System.Net.Sockets.SocketError error) => counters.OnError(error);
+
+        protected override void OnDisconnected() => counters.OnClosed(DisconnectReason);
+    }
+}
+
+internal sealed class StressUdsServer(string path, bool echo) : UdsServer(path), IStressServer
+{
+    private readonly StressCounters _counters = new(echo);
+
+    public long Refused => _counters.Refused;
+
+    public long Refusals => _counters.Refusals;
+
+    public long ClosedWith(DisconnectReason reason) => _counters.ClosedWith(reason);
+
+    public System.Collections.Concurrent.ConcurrentDictionary<int, StreamSession> ByClient => _counters.ByClient;
+
+    protected override UdsSession CreateSession() => new Session(this, _counters);
+
+    protected override void OnRefused(EndPoint? remoteEndPoint, RefusalReason reason) => _counters.OnRefused();
+
+    private sealed class Session(UdsServer server, StressCounters counters) : UdsSession(server)
+    {
+        protected override void OnReceived(byte[] buffer, long offset, long size) => counters.Received(this, buffer, offset, size);
+
+        protected override void OnError(System.Net.Sockets.SocketError error) => counters.OnError(error);
+
+        protected override void OnDisconnected() => counters.OnClosed(DisconnectReason);
+    }
+}

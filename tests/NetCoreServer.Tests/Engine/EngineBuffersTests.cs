@@ -1,0 +1,39 @@
+using System.Threading.Tasks;
+using NetCoreServer.Core;
+using NUnit.Framework;
+
+namespace NetCoreServer.Tests.Engine;
+
+/// <summary>The engine's large buffers are pooled during a burst and given back once it is over.</summary>
+[TestFixture]
+[NonParallelizable]
+public sealed class EngineBuffersTests
+{
+    [Test]
+    public void SmallBuffersComeFromTheSharedPoolAndLargeOnesFromSizeClasses()
+    {
+        var small = EngineBuffers.Rent(1000);
+        var large = EngineBuffers.Rent(200_000);
+        Assert.That(small.Length, Is.LessThanOrEqualTo(EngineBuffers.SmallLimit));
+        Assert.That(large.Length, Is.EqualTo(256 * 1024), "the smallest power of two that holds it");
+        EngineBuffers.Return(small);
+        EngineBuffers.Return(large);
+        Assert.That(EngineBuffers.Rent(150_000), Is.SameAs(large), "a returned large buffer is reused during the burst");
+    }
+
+    [Test]
+    public async Task LargeBuffersAreDroppedOnceNoneHasBeenRentedForTheIdleTime()
+    {
+        var buffers = new byte[4][];
+        for (var i = 0; i < buffers.Length; i++)
+            buffers[i] = EngineBuffers.Rent(1024 * 1024);
+        foreach (var buffer in buffers)
+            EngineBuffers.Return(buffer);
+        Assert.That(EngineBuffers.PooledBytes, Is.GreaterThanOrEqualTo(4L * 1024 * 1024), "pooled while the burst may go on");
+
+        // The first trim after the last rent may come early and keep them; the one after the idle time drops them.
+        for (var i = 0; i < 10 && EngineBuffers.PooledBytes > 0; i++)
+            await Wait.For(EngineBuffers.NextTrim, "a trim of the large pool");
+        Assert.That(EngineBuffers.PooledBytes, Is.EqualTo(0), "nothing kept after the burst");
+    }
+}

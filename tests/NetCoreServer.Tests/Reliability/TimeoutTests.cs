@@ -1,0 +1,151 @@
+using System;
+using System.Net;
+using System.Net.Sockets;
+using System.Runtime.InteropServices;
+using System.Threading.Tasks;
+using NetCoreServer.Tests.Support;
+using NUnit.Framework;
+
+namespace NetCoreServer.Tests.Reliability;
+
+/// <summary>Idle timeout, connect timeout and TCP keep-alive, over every stream transport they apply to.</summary>
+[TestFixtureSource(typeof(ReliabilityTransports), nameof(ReliabilityTransports.All))]
+public sealed class TimeoutTests
+{
+    private readonly TestTransport _transport;
+
+    public TimeoutTests(TestTransport transport) => _transport = transport;
+
+    private TestServer StartServer(Action<TestServer>? configure = null)
+    {
+        var server = new TestServer(_transport, IPAddress.Loopback);
+        configure?.Invoke(server);
+        Assert.That(server.Start(), Is.True, "server starts");
+        return server;
+    }
+
+    [Test]
+    public async Task ASessionThatReceivesNothingForTheIdleTimeoutIsClosedWithReasonTimeout()
+    {
+        // Seconds, not milliseconds: on a loaded machine a test thread can stall for most of a second.
+        var timeout = TimeSpan.FromSeconds(2);
+        using var server = StartServer(s => s.Options.OptionIdleTimeout = timeout);
+        using var client = new TestClient(_transport, server);
+        Assert.That(await Wait.For(client.ConnectAndWaitAsync(), "client connect"), Is.True);
+        await Wait.For(server.FirstConnected, "session connected");
+        var session = server.LastSession!;
+
+        // Activity every 200 ms keeps the session open for well past the timeout.
+        var lastSend = DateTime.UtcNow;
+        for (var i = 1; i <= 15; i++)
+        {
+            await Task.Delay(200);
+            lastSend = DateTime.UtcNow;
+            client.SendAsync("k");
+            await Wait.For(client.Received.Reaches(i), $"echo {i}");
+        }
+        Assert.That(session.IsConnected, Is.True, "3 s of activity every 200 ms: not idle");
+
+        await Wait.For(session.Closed, "the idle session closed");
+        var quiet = DateTime.UtcNow - lastSend;
+        Assert.That(session.DisconnectReason, Is.EqualTo(DisconnectReason.Timeout));
+        Assert.That(quiet, Is.GreaterThanOrEqualTo(timeout - TimeSpan.FromMilliseconds(50)), "not before 2 s of silence");
+        await Wait.For(client.Closed, "the client sees the server close");
+        Assert.That(client.DisconnectReason, Is.EqualTo(DisconnectReason.PeerClosed), "the idle close ends the stream, no reset");
+    }
+
+    [Test]
+    public async Task TheIdleTimeoutIsOffByDefault()
+    {
+        using var server = StartServer();
+        using var client = new TestClient(_transport, server);
+        Assert.That(await Wait.For(client.ConnectAndWaitAsync(), "client connect"), Is.True);
+        await Wait.For(server.FirstConnected, "session connected");
+        Assert.That(server.LastSession!.Session.OptionIdleTimeout, Is.EqualTo(TimeSpan.Zero));
+        await Task.Delay(500);
+        Assert.That(server.LastSession.IsConnected, Is.True);
+    }
+
+    [Test]
+    public async Task AConnectToAPeerThatNeverAnswersFailsWithTimedOutAfterTheConnectTimeout([Values] bool blocking)
+    {
+        if (_transport.IsUnix)
+            Assert.Ignore("a Unix socket connect never waits on a silent peer: a full backlog fails at once");
+        // A listener that never accepts, its accept queue filled: Linux drops further SYNs, so a connect waits.
+        using var listener = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+        listener.Bind(new IPEndPoint(IPAddress.Loopback, 0));
+        listener.Listen(0);
+        var fillers = new System.Collections.Generic.List<Socket>();
+        try
+        {
+            for (var i = 0; i < 4; i++)
+            {
+                var filler = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+                fillers.Add(filler);
+                _ = filler.ConnectAsync(listener.LocalEndPoint!);
+            }
+            await Task.Delay(200);
+            using var target = new TestServer(_transport, IPAddress.Loopback);
+            using var client = new TestClient(_transport, target, listener.LocalEndPoint!);
+            client.Client.OptionConnectTimeout = TimeSpan.FromMilliseconds(500);
+            var started = DateTime.UtcNow;
+            var connected = blocking
+                ? await Task.Run(client.Connect)
+                : await Wait.For(client.ConnectAndWaitAsync(), "the connect outcome");
+            var took = DateTime.UtcNow - started;
+            Assert.That(connected, Is.False, "no connection to a peer that never answers");
+            Assert.That(took, Is.LessThan(TimeSpan.FromSeconds(5)), "given up after the timeout, not the system's minutes");
+            Assert.That(client.Log.Snapshot(), Has.Member("OnError " + SocketError.TimedOut), "OnError says it timed out");
+            await Wait.For(client.Closed, "OnDisconnected after the timed-out connect");
+        }
+        finally
+        {
+            foreach (var filler in fillers)
+                filler.Dispose();
+        }
+    }
+
+    [Test]
+    public async Task KeepAliveOptionsReachTheKernelOnBothSides()
+    {
+        if (_transport.IsUnix)
+            Assert.Ignore("TCP keep-alive does not apply to Unix sockets");
+        using var server = StartServer(s =>
+        {
+            s.Options.OptionKeepAlive = true;
+            s.Options.OptionTcpKeepAliveTime = 7;
+            s.Options.OptionTcpKeepAliveInterval = 3;
+            s.Options.OptionTcpKeepAliveRetryCount = 4;
+        });
+        using var client = new TestClient(_transport, server);
+        var tcp = (TcpClient)client.Client;
+        tcp.OptionKeepAlive = true;
+        tcp.OptionTcpKeepAliveTime = 11;
+        tcp.OptionTcpKeepAliveInterval = 5;
+        tcp.OptionTcpKeepAliveRetryCount = 6;
+        Assert.That(await Wait.For(client.ConnectAndWaitAsync(), "client connect"), Is.True);
+        await Wait.For(server.FirstConnected, "session connected");
+
+        Assert.That(KernelKeepAlive(server.LastSession!.Session.Socket), Is.EqualTo((1, 7, 3, 4)), "server session: SO_KEEPALIVE, TCP_KEEPIDLE, TCP_KEEPINTVL, TCP_KEEPCNT");
+        Assert.That(KernelKeepAlive(tcp.Socket), Is.EqualTo((1, 11, 5, 6)), "client: SO_KEEPALIVE, TCP_KEEPIDLE, TCP_KEEPINTVL, TCP_KEEPCNT");
+    }
+
+    /// <summary>Reads the keep-alive settings with getsockopt(2) itself, so the test sees what the kernel holds.</summary>
+    private static (int KeepAlive, int Idle, int Interval, int Count) KernelKeepAlive(Socket socket)
+    {
+        const int SolSocket = 1, SoKeepAlive = 9, SolTcp = 6, TcpKeepIdle = 4, TcpKeepIntvl = 5, TcpKeepCnt = 6;
+        var fd = (int)socket.SafeHandle.DangerousGetHandle();
+        return (Get(fd, SolSocket, SoKeepAlive), Get(fd, SolTcp, TcpKeepIdle), Get(fd, SolTcp, TcpKeepIntvl), Get(fd, SolTcp, TcpKeepCnt));
+
+        static int Get(int fd, int level, int name)
+        {
+            var value = 0;
+            var length = sizeof(int);
+            Assert.That(GetSockOpt(fd, level, name, ref value, ref length), Is.EqualTo(0), $"getsockopt({level}, {name})");
+            return value;
+        }
+    }
+
+    [DllImport("libc", EntryPoint = "getsockopt", SetLastError = true)]
+    private static extern int GetSockOpt(int fd, int level, int name, ref int value, ref int length);
+}
