@@ -86,14 +86,20 @@ public abstract partial class StreamServer<TSession>
         if (buffer.Length < SharedMulticastThreshold)
         {
             foreach (var session in Volatile.Read(ref _snapshot))
-                session.EnqueueMulticast(buffer, null, policy);
+            {
+                if (ReceivesMulticast(session))
+                    session.EnqueueMulticast(buffer, null, policy);
+            }
             return true;
         }
         var shared = SharedBuffer.Copy(buffer);
         try
         {
             foreach (var session in Volatile.Read(ref _snapshot))
-                session.EnqueueMulticast(default, shared, policy);
+            {
+                if (ReceivesMulticast(session))
+                    session.EnqueueMulticast(default, shared, policy);
+            }
         }
         finally
         {
@@ -101,6 +107,9 @@ public abstract partial class StreamServer<TSession>
         }
         return true;
     }
+
+    /// <summary>Whether <see cref="Multicast(ReadOnlySpan{byte})"/> reaches <paramref name="session"/> (a WebSocket server: only upgraded sessions).</summary>
+    private protected virtual bool ReceivesMulticast(StreamSession session) => true;
 
     /// <summary>Queues text as UTF-8 on every session; see <see cref="Multicast(ReadOnlySpan{byte})"/>.</summary>
     /// <param name="text">Text to send.</param>

@@ -8,32 +8,14 @@ using NetCoreServer.WebSockets;
 
     /// <summary>
     /// Queues the same raw bytes on every session that has upgraded and not started closing (plain HTTP sessions get
-    /// nothing), as NetCoreServer's WsServer does; the bytes must be whole frames. Copied once: 1 KiB or more is shared
-    /// by reference between all queues. A session past its send limit skips it and gets <c>OnError(NoBufferSpaceAvailable)</c>.
+    /// nothing), as NetCoreServer's WsServer does; the bytes must be whole frames. Copied once, and a session that does
+    /// not read is handled by <see cref="StreamServer{TSession}.OptionSlowConsumerPolicy"/>, as for any server.
     /// </summary>
     /// <param name="buffer">Whole frames to send.</param>
     /// <returns>False if the server is not started.</returns>
-    public override bool Multicast(ReadOnlySpan<byte> buffer)
-    {
-        if (!IsStarted)
-            return false;
-        if (buffer.IsEmpty)
-            return true;
-        var shared = buffer.Length >= SharedMulticastThreshold ? SharedBuffer.Copy(buffer) : null;
-        try
-        {
-            foreach (var session in SessionSnapshot)
-            {
-                if (session is IWsServerSession { Framer.AcceptsData: true })
-                    session.EnqueueMulticast(shared == null ? buffer : default, shared);
-            }
-        }
-        finally
-        {
-            shared?.Release();
-        }
-        return true;
-    }
+    public override bool Multicast(ReadOnlySpan<byte> buffer) => base.Multicast(buffer);
+
+    private protected override bool ReceivesMulticast(StreamSession session) => session is IWsServerSession { Framer.AcceptsData: true };
 
     /// <summary>
     /// Starts the close handshake with every upgraded session: one close frame (the status, an empty payload for one that
