@@ -23,6 +23,23 @@ public class ServerOptions : EndpointOptions
     [Option("password", Default = DevelopmentTls.DefaultPassword, HelpText = "ssl: the certificate's password.")]
     public string Password { get; set; } = DevelopmentTls.DefaultPassword;
 
+    /// <summary>
+    /// Prints one line a second (<c>--stats</c>; default off) with the process's totals so far: managed bytes allocated,
+    /// Gen0/Gen1/Gen2 collections and CPU seconds. Differences between two lines give the allocation and the CPU of a
+    /// load window (use DOTNET_gcServer=0 so allocation counters are exact per process).
+    /// </summary>
+    [Option("stats", Default = false, HelpText = "Print allocated bytes, GC counts and CPU seconds once a second.")]
+    public bool Stats { get; set; }
+
+    /// <summary>
+    /// Runs socket completions inline on the runtime's socket engine threads (<c>--inline-completions</c>; default off)
+    /// by setting <c>DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS=1</c> for this process before its first socket. Hooks
+    /// then run on those threads: saves a thread-pool hand-off per completion, but a hook that blocks stalls every
+    /// connection served by that engine thread (see the README).
+    /// </summary>
+    [Option("inline-completions", Default = false, HelpText = "Run socket completions and hooks on the socket engine threads (DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS=1): fewer thread hand-offs, but a blocking hook stalls other connections.")]
+    public bool InlineCompletions { get; set; }
+
     /// <inheritdoc />
     public override string? Validate()
     {
