@@ -36,7 +36,9 @@ public abstract partial class StreamServer<TSession>
     public SlowConsumerPolicy OptionSlowConsumerPolicy { get; set; }
 
     /// <summary>Number of sessions currently registered (connected or finishing a disconnect).</summary>
-    public long ConnectedSessions => Sessions.Count;
+    // The snapshot changes with the dictionary under one lock; its length is read without taking the dictionary's locks
+    // (ConcurrentDictionary.Count takes all of them), for callers that poll it per message.
+    public long ConnectedSessions => Volatile.Read(ref _snapshot).Length;
 
     /// <summary>Creates the session object for a newly accepted connection; override to return your subclass.</summary>
     /// <returns>A new session.</returns>
