@@ -122,7 +122,9 @@ public abstract partial class StreamConnection
     /// blocking <c>Receive</c> is not watched. Default <see cref="TimeSpan.Zero"/>: no idle timeout, as in NetCoreServer,
     /// since long-lived quiet connections are legitimate for many protocols; servers facing the internet should set one
     /// (sessions take <see cref="StreamServer{TSession}.OptionIdleTimeout"/>). Set it before the connection starts
-    /// receiving (in <see cref="OnConnecting"/> at the latest).
+    /// receiving (in <see cref="OnConnecting"/> at the latest). Checked four times a second by one shared timer, so a
+    /// connection closes up to a quarter of a second after its timeout; choose seconds, not milliseconds (a process
+    /// stalled by its machine or a long garbage collection sees every connection as idle for that long).
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException">The value is negative.</exception>
     public TimeSpan OptionIdleTimeout

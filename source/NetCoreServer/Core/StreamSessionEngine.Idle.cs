@@ -5,63 +5,55 @@ namespace NetCoreServer.Core;
 
 /// <summary>
 /// The idle timeout: a connection that receives nothing for <see cref="EngineOptions.IdleTimeout"/> is disconnected
-/// with <see cref="DisconnectReason.Timeout"/>. One timer per connection, armed only when the timeout is set; it is
-/// re-armed for the time left rather than reset on every read, so a busy connection costs one memory write per read.
+/// with <see cref="DisconnectReason.Timeout"/>. Watched by the shared <see cref="IdleSweep"/> from the start of the
+/// receive loop until the close; a read costs one memory write.
 /// </summary>
 internal sealed partial class StreamSessionEngine
 {
     private long _lastReceived;
-    private Timer? _idleTimer;
+    private bool _idleWatched;
 
     /// <summary>Starts watching for idleness (with the receive loop: only received bytes count as activity).</summary>
     private void StartIdleTimer()
     {
-        var timeout = _options.IdleTimeout;
-        if (timeout <= TimeSpan.Zero)
+        if (_options.IdleTimeout <= TimeSpan.Zero)
             return;
         Volatile.Write(ref _lastReceived, Environment.TickCount64);
-        var timer = new Timer(static s => ((StreamSessionEngine)s!).OnIdleTick(), this, Timeout.Infinite, Timeout.Infinite);
         lock (_lock)
         {
-            if (!_closed)
-            {
-                _idleTimer = timer;
-                timer.Change(timeout, Timeout.InfiniteTimeSpan);
+            if (_closed)
                 return;
-            }
+            _idleWatched = true;
         }
-        timer.Dispose();
+        IdleSweep.Watch(this);
     }
 
     /// <summary>Notes activity: bytes were received.</summary>
     private void Received() => Volatile.Write(ref _lastReceived, Environment.TickCount64);
 
-    private void OnIdleTick()
+    /// <summary>Called by the sweep: disconnects when nothing was received for the timeout.</summary>
+    public void CheckIdle(long now)
     {
         var timeout = _options.IdleTimeout;
         if (_closed || timeout <= TimeSpan.Zero)
             return;
-        var idle = TimeSpan.FromMilliseconds(Environment.TickCount64 - Volatile.Read(ref _lastReceived));
         // A session that stopped reading because its peer does not read what it is sent is not idle.
         if (ReadPaused)
-            idle = TimeSpan.Zero;
-        if (idle >= timeout)
         {
-            // What was accepted is still delivered, but the peer's own end of stream is not waited for: a peer that
-            // went silent is not expected to answer, and lingering would hold its descriptor for the disconnect timeout.
-            Disconnect(DisconnectReason.Timeout, linger: false);
+            Volatile.Write(ref _lastReceived, now);
             return;
         }
-        lock (_lock)
-        {
-            if (!_closed)
-                _idleTimer?.Change(timeout - idle, Timeout.InfiniteTimeSpan);
-        }
+        if (now - Volatile.Read(ref _lastReceived) < (long)timeout.TotalMilliseconds)
+            return;
+        // What was accepted is still delivered, but the peer's own end of stream is not waited for: a peer that
+        // went silent is not expected to answer, and lingering would hold its descriptor for the disconnect timeout.
+        Disconnect(DisconnectReason.Timeout, linger: false);
     }
 
-    private void StopIdleTimerLocked()
+    /// <summary>Stops watching (the connection closed).</summary>
+    private void StopIdleWatch()
     {
-        _idleTimer?.Dispose();
-        _idleTimer = null;
+        if (Volatile.Read(ref _idleWatched))
+            IdleSweep.Forget(this);
     }
 }

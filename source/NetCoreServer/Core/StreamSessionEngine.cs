@@ -330,9 +330,9 @@ internal sealed partial class StreamSessionEngine
             _closed = true;
             timer = _disconnectTimer;
             _disconnectTimer = null;
-            StopIdleTimerLocked();
             paused = ReleasePausedLocked();
         }
+        StopIdleWatch();
         timer?.Dispose();
         paused?.TrySetResult();
         _transport.Close();

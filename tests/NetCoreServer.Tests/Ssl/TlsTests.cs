@@ -168,9 +168,10 @@ public sealed class TlsTests
         using var good = new TestClient(transport, server);
         Assert.That(await Wait.For(good.ConnectAndWaitAsync(), "the good client handshakes at once", TimeSpan.FromSeconds(5)), Is.True);
         await Wait.For(oldest.Closed(), "the oldest silent connection was dropped for it");
-        Assert.That(ssl.PendingHandshakes, Is.EqualTo(1), "the second silent connection still pending");
         good.SendAsync("served");
         await Wait.For(good.Received.Reaches(6), "echo");
+        // After the echo the server's side of the good handshake has finished too (the client's finishes first).
+        Assert.That(ssl.PendingHandshakes, Is.EqualTo(1), "the second silent connection still pending");
         Assert.That(server.Sessions.First().DisconnectReason, Is.EqualTo(DisconnectReason.HandshakeFailed));
     }
 
