@@ -12,6 +12,9 @@ namespace NetCoreServer.Performance.Common;
 /// </summary>
 public static class ServerHost
 {
+    /// <summary>The runtime's switch for running socket completions on its socket engine threads (see <see cref="ServerOptions.InlineCompletions"/>).</summary>
+    public const string InlineCompletionsVariable = "DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS";
+
     /// <summary>Runs the program; returns its exit code (0 after a clean stop, 1 when the server failed, 2 for a bad command line).</summary>
     /// <param name="args">The command line.</param>
     /// <param name="title">What the server is, e.g. "Echo server"; starts the "listening" line.</param>
@@ -25,6 +28,10 @@ public static class ServerHost
         options.DefaultPath = defaultPath;
         if (!OptionsParser.TryResolve(catalog, options, out var factory))
             return ExitCodes.Usage;
+
+        // Read once, when the runtime's socket engine starts: must be set before this process's first socket.
+        if (options.InlineCompletions)
+            Environment.SetEnvironmentVariable(InlineCompletionsVariable, "1");
 
         // Registered before the start, so that a SIGTERM sent during the start still ends in a clean stop.
         using var signal = new ShutdownSignal();
@@ -65,10 +72,12 @@ public static class ServerHost
                 return ExitCodes.Failure;
             }
 
-            Console.WriteLine($"{title} ({options.Protocol.ToLowerInvariant()}) listening on {server.ListeningOn}");
+            var inline = Environment.GetEnvironmentVariable(InlineCompletionsVariable) == "1" ? ", inline socket completions" : "";
+            Console.WriteLine($"{title} ({options.Protocol.ToLowerInvariant()}{inline}) listening on {server.ListeningOn}");
             if (options.Stats)
                 Console.WriteLine(ProcessStats.Line());
             var lifetime = options.Lifetime > 0 ? TimeSpan.FromSeconds(options.Lifetime) : Timeout.InfiniteTimeSpan;
+            using var stats = options.Stats ? new Timer(_ => Console.WriteLine(ProcessStats.Line()), null, TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(1)) : null;
             var signalled = await signal.WaitAsync(lifetime).ConfigureAwait(false);
             Console.WriteLine(signalled ? $"{title} stopping ({signal.Signalled.Result})" : $"{title} stopping (lifetime of {options.Lifetime} s reached)");
             server.Stop();

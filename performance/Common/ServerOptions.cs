@@ -24,11 +24,22 @@ public class ServerOptions : EndpointOptions
     public string Password { get; set; } = DevelopmentTls.DefaultPassword;
 
     /// <summary>
-    /// Prints a <c>stats</c> JSON line of this process's figures (see <see cref="ProcessStats"/>) after the "listening"
-    /// line and again after "stopped" (<c>--stats</c>), so a harness can tell what the run between them cost.
+    /// Prints a <c>stats</c> JSON line of this process's totals so far (see <see cref="ProcessStats"/>: managed bytes
+    /// allocated, CPU seconds, collections, working set) after the "listening" line, once a second, and after "stopped"
+    /// (<c>--stats</c>; default off), so a harness can tell what a load window cost (use DOTNET_gcServer=0 for exact
+    /// per-process allocation counters).
     /// </summary>
-    [Option("stats", Default = false, HelpText = "Print a 'stats' JSON line (allocated bytes, CPU seconds, collections) when listening and when stopped.")]
+    [Option("stats", Default = false, HelpText = "Print a 'stats' JSON line (allocated bytes, CPU seconds, collections, working set) when listening, once a second, and when stopped.")]
     public bool Stats { get; set; }
+
+    /// <summary>
+    /// Runs socket completions inline on the runtime's socket engine threads (<c>--inline-completions</c>; default off)
+    /// by setting <c>DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS=1</c> for this process before its first socket. Hooks
+    /// then run on those threads: saves a thread-pool hand-off per completion, but a hook that blocks stalls every
+    /// connection served by that engine thread (see the README).
+    /// </summary>
+    [Option("inline-completions", Default = false, HelpText = "Run socket completions and hooks on the socket engine threads (DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS=1): fewer thread hand-offs, but a blocking hook stalls other connections.")]
+    public bool InlineCompletions { get; set; }
 
     /// <inheritdoc />
     public override string? Validate()

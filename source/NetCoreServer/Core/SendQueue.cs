@@ -5,7 +5,7 @@ namespace NetCoreServer.Core;
 
 /// <summary>
 /// Bytes accepted for sending and not yet handed to the transport. Small writes are coalesced into pooled
-/// chunks; shared (multicast) blocks are queued by reference. Not thread-safe: the engine guards it with its
+/// chunks; multicast log blocks are queued by reference. Not thread-safe: the engine guards it with its
 /// send lock. Segments taken for sending leave the queue, so appends never touch bytes in flight.
 /// </summary>
 internal sealed class SendQueue
@@ -52,13 +52,22 @@ internal sealed class SendQueue
         }
     }
 
-    /// <summary>Queues a reference to <paramref name="buffer"/>; takes one reference that is released after sending.</summary>
-    public void AppendShared(SharedBuffer buffer)
+    /// <summary>
+    /// Queues bytes of a multicast log block by reference. Consecutive ranges of the same block extend one segment, so
+    /// a run of small messages is one gather entry; a new segment takes a reference that is released after sending.
+    /// </summary>
+    public void AppendLog(LogChunk chunk, int offset, int count)
     {
+        Bytes += count;
+        if (_hasTail && ReferenceEquals(_tail.Owner, chunk) && _tail.Offset + _tail.Count == offset)
+        {
+            _tail.Count += count;
+            return;
+        }
         FlushTail();
-        buffer.AddReference();
-        _pending.Enqueue(new Segment(buffer.Array, 0, buffer.Length, buffer));
-        Bytes += buffer.Length;
+        chunk.AddReference();
+        _tail = new Segment(chunk.Array, offset, count, chunk);
+        _hasTail = true;
     }
 
     /// <summary>
@@ -110,7 +119,7 @@ internal sealed class SendQueue
 
     /// <summary>
     /// A run of bytes to send. <see cref="Owner"/> says who releases the array afterwards: null for a pooled chunk of
-    /// this queue, a <see cref="SharedBuffer"/> for a multicast block, an <see cref="IDisposable"/> or a marker for
+    /// this queue, a <see cref="LogChunk"/> for multicast bytes, an <see cref="IDisposable"/> or a marker for
     /// borrowed bytes.
     /// </summary>
     internal struct Segment
@@ -135,8 +144,8 @@ internal sealed class SendQueue
                 case null when Array != null:
                     EngineBuffers.Return(Array);
                     break;
-                case SharedBuffer shared:
-                    shared.Release();
+                case LogChunk chunk:
+                    chunk.Release();
                     break;
                 case IDisposable disposable:
                     disposable.Dispose();

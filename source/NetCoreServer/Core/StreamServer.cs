@@ -261,6 +261,7 @@ public abstract partial class StreamServer<TSession> : IDisposable, ISessionOwne
             try
             {
                 var engine = session.Accept(socket, address);
+                engine.UseMulticastLog(_multicastLog);
                 RegisterSession(session);
                 return engine;
             }

@@ -58,17 +58,25 @@ public abstract class StreamSession : StreamConnection
     /// <summary>A stopping server whose graceful wait ran out closes what is left at once.</summary>
     internal void AbortForStop() => Engine?.Abort(NetCoreServer.DisconnectReason.ServerStopped);
 
-    internal SendStatus EnqueueMulticast(ReadOnlySpan<byte> data, SharedBuffer? shared, SlowConsumerPolicy policy)
+    /// <summary>See <see cref="StreamSessionEngine.OfferLogged"/>; NotConnected without an engine.</summary>
+    internal SendStatus OfferMulticast(long start, long end) => Engine?.OfferLogged(start, end) ?? SendStatus.NotConnected;
+
+    /// <summary>See <see cref="StreamSessionEngine.SkipLogged"/>.</summary>
+    internal void SkipMulticast(long start, long end) => Engine?.SkipLogged(start, end);
+
+    /// <summary>See <see cref="StreamSessionEngine.WakeForLog"/>.</summary>
+    internal void WakeForMulticast() => Engine?.WakeForLog();
+
+    /// <summary>After a multicast this session skipped: a slow-consumer disconnect, or OnError once per episode.</summary>
+    internal void ReportMulticastRefusal(SlowConsumerPolicy policy)
     {
         var engine = Engine;
         if (engine == null)
-            return SendStatus.NotConnected;
-        var status = engine.EnqueueDeferred(data, shared);
-        if (status == SendStatus.LimitReached && policy == SlowConsumerPolicy.Disconnect)
+            return;
+        if (policy == SlowConsumerPolicy.Disconnect)
             engine.Abort(NetCoreServer.DisconnectReason.SlowConsumer);
         else
-            ReportRefusal(engine, status);
-        return status;
+            ReportRefusal(engine, SendStatus.LimitReached);
     }
 
     private protected override void NotifyConnecting()

@@ -41,7 +41,10 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
         get
         {
             lock (_lock)
+            {
+                MaterializeLocked();
                 return _queue.Bytes;
+            }
         }
     }
 
@@ -56,6 +59,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
         bool start;
         lock (_lock)
         {
+            MaterializeLocked();
             var status = CheckAcceptLocked(data.Length);
             if (status != SendStatus.Accepted)
                 return status;
@@ -77,6 +81,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
         bool start;
         lock (_lock)
         {
+            MaterializeLocked();
             var status = CheckAcceptLocked(head.Length + body.Length);
             if (status != SendStatus.Accepted)
                 return status;
@@ -101,6 +106,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
         bool start;
         lock (_lock)
         {
+            MaterializeLocked();
             var status = CheckAcceptLocked(head.Length + body.Count);
             if (status != SendStatus.Accepted)
                 return status;
@@ -117,37 +123,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
         return SendStatus.Accepted;
     }
 
-    /// <summary>
-    /// Multicast path: queues a copy (small messages) or a reference to a shared block, and starts an idle send
-    /// loop on the thread pool rather than inline. The caller is looping over every session; sending inline would
-    /// cost one syscall per message per session, while a deferred loop picks up everything queued meanwhile in one
-    /// gathered write.
-    /// </summary>
-    public SendStatus EnqueueDeferred(ReadOnlySpan<byte> data, SharedBuffer? shared)
-    {
-        bool start;
-        var length = shared?.Length ?? data.Length;
-        lock (_lock)
-        {
-            var status = CheckAcceptLocked(length);
-            if (status != SendStatus.Accepted)
-                return status;
-            if (shared != null)
-                _queue.AppendShared(shared);
-            else
-                _queue.Append(data);
-            start = AcceptedLocked(length);
-            // Until the pool runs it the loop waits as a pending send does: a close need not wait for it (see Park).
-            if (start)
-                _parked |= Loops.Send;
-        }
-        NotifyWritability();
-        if (start)
-            ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: false);
-        return SendStatus.Accepted;
-    }
-
-    /// <summary>Runs a deferred send loop (see <see cref="EnqueueDeferred"/>).</summary>
+    /// <summary>Runs a deferred send loop (see <see cref="WakeForLog"/>).</summary>
     void IThreadPoolWorkItem.Execute()
     {
         Unpark(Loops.Send);
@@ -161,6 +137,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
         bool start;
         lock (_lock)
         {
+            MaterializeLocked();
             status = CheckAcceptLocked(data.Length);
             if (status != SendStatus.Accepted)
                 return Task.FromResult(false);
@@ -179,6 +156,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     {
         lock (_lock)
         {
+            MaterializeLocked();
             if (!_sendRunning && _queue.IsEmpty)
                 return Task.FromResult(State is SessionState.Connected or SessionState.Disconnecting);
             if (_closed)
@@ -208,6 +186,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
         {
             if (!AcceptsSends)
                 return 0;
+            MaterializeLocked();
             direct = _ready && !_sendRunning && _queue.IsEmpty;
             if (direct)
             {
@@ -251,6 +230,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
         lock (_lock)
         {
             _ready = true;
+            MaterializeLocked();
             empty = !_sendRunning && _queue.IsEmpty;
             start = !_sendRunning && !_queue.IsEmpty && !_closed;
             if (start)
@@ -315,6 +295,8 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
         lock (_lock)
         {
             closed = _closed;
+            if (!closed)
+                MaterializeLocked();
             if (!closed && (_batch.Count > 0 || _queue.TakeBatch(_batch)))
             {
                 _bytesSending = _batch.Bytes;
@@ -323,6 +305,19 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
             _batch.Clear();
             _bytesSending = 0;
             _sendRunning = false;
+            if (!closed && _logAttached)
+            {
+                // A multicast publishes, fences, then looks at _sendRunning: either it saw the loop running, and this
+                // second look after the same fence sees its message, or it saw the loop stopped and wakes it itself.
+                Interlocked.MemoryBarrier();
+                MaterializeLocked();
+                if (_queue.TakeBatch(_batch))
+                {
+                    _sendRunning = true;
+                    _bytesSending = _batch.Bytes;
+                    return true;
+                }
+            }
             // Decided here and counted until the hook returns: with the sender role given up, a disconnect could
             // otherwise finish, OnDisconnected included, between the check and OnEmpty.
             empty = !closed && _state == (int)SessionState.Connected;
@@ -362,6 +357,8 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
             _bytesSent += result.Bytes;
             if (result.Succeeded)
             {
+                // Published multicast bytes count as pending (for OnSent and the watermarks) like queued ones.
+                MaterializeLocked();
                 _bytesSending = _batch.Bytes;
                 pending = _queue.Bytes + _batch.Bytes;
                 done = TakeCompletedWaitersLocked();

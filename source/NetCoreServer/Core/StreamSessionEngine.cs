@@ -114,6 +114,7 @@ internal sealed partial class StreamSessionEngine
             if (_state == (int)SessionState.Connecting)
                 _state = (int)SessionState.Connected;
         }
+        AttachLog();
         RunHook(HookKind.Other, 0, static (e, _) => e._host.EngineConnected());
         Release();
 
@@ -240,6 +241,7 @@ internal sealed partial class StreamSessionEngine
             if (_state >= (int)SessionState.Disconnecting)
                 return false;
             _state = (int)SessionState.Disconnecting;
+            DetachLogLocked();
             Volatile.Write(ref _reason, (int)reason);
             _graceful = graceful;
             _linger = linger;

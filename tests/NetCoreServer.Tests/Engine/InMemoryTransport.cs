@@ -20,6 +20,12 @@ internal sealed class InMemoryTransport : IStreamTransport
 
     public bool BlockWhenEmpty { get; set; }
 
+    /// <summary>While true, an asynchronous send stays pending until <see cref="ReleaseSends"/>.</summary>
+    public bool HoldSends { get; set; }
+
+    private IReadOnlyList<ArraySegment<byte>>? _heldBatch;
+    private TaskCompletionSource<IoResult>? _heldSend;
+
     public bool Closed { get; private set; }
 
     public bool ShutdownSent { get; private set; }
@@ -111,6 +117,37 @@ internal sealed class InMemoryTransport : IStreamTransport
 
     public ValueTask<IoResult> SendAsync(IReadOnlyList<ArraySegment<byte>> batch)
     {
+        lock (_sent)
+        {
+            if (HoldSends)
+            {
+                _heldBatch = batch;
+                _heldSend = new TaskCompletionSource<IoResult>(TaskCreationOptions.RunContinuationsAsynchronously);
+                return new ValueTask<IoResult>(_heldSend.Task);
+            }
+        }
+        return new ValueTask<IoResult>(Write(batch));
+    }
+
+    /// <summary>Stops holding sends and completes the one held, if any.</summary>
+    public void ReleaseSends()
+    {
+        TaskCompletionSource<IoResult>? held;
+        IReadOnlyList<ArraySegment<byte>>? batch;
+        lock (_sent)
+        {
+            HoldSends = false;
+            held = _heldSend;
+            batch = _heldBatch;
+            _heldSend = null;
+            _heldBatch = null;
+        }
+        if (held != null)
+            held.SetResult(Write(batch!));
+    }
+
+    private IoResult Write(IReadOnlyList<ArraySegment<byte>> batch)
+    {
         var total = 0;
         lock (_sent)
         {
@@ -121,7 +158,7 @@ internal sealed class InMemoryTransport : IStreamTransport
                 total += segment.Count;
             }
         }
-        return new ValueTask<IoResult>(new IoResult(total, SocketError.Success));
+        return new IoResult(total, SocketError.Success);
     }
 
     public IoResult Send(ReadOnlySpan<byte> data)

@@ -12,9 +12,11 @@ namespace NetCoreServer.Tests.Engine;
 public sealed class StreamSessionEngineTests
 {
     /// <summary>An engine past its connect hooks, not receiving yet, with the host's log cleared.</summary>
-    internal static StreamSessionEngine Start(IStreamTransport transport, RecordingHost host, EngineOptions? options = null)
+    internal static StreamSessionEngine Start(IStreamTransport transport, RecordingHost host, EngineOptions? options = null, MulticastLog? log = null)
     {
         var engine = new StreamSessionEngine(transport, host, options ?? new EngineOptions());
+        if (log != null)
+            engine.UseMulticastLog(log);
         Assert.That(engine.StartConnected(receive: false).IsCompletedSuccessfully, Is.True, "a plain transport is ready at once");
         Assert.That(engine.IsConnected, Is.True);
         host.Log.Clear();
@@ -81,26 +83,80 @@ public sealed class StreamSessionEngineTests
         engine.Abort(DisconnectReason.Local);
     }
 
+    /// <summary>What a server's Multicast does for one session: write, offer, publish, wake.</summary>
+    private static SendStatus Multicast(MulticastLog log, StreamSessionEngine engine, byte[] message)
+    {
+        lock (log.Lock)
+        {
+            var start = log.Written;
+            log.Write(message);
+            var status = engine.OfferLogged(start, log.Written);
+            log.Publish();
+            System.Threading.Interlocked.MemoryBarrier();
+            engine.WakeForLog();
+            return status;
+        }
+    }
+
     [Test]
-    public async Task CopiedAndSharedSendsGoOutInTheOrderTheyWereQueued()
+    public async Task OwnSendsAndMulticastBytesGoOutInTheOrderTheyWereMade()
     {
         var transport = new InMemoryTransport { BlockWhenEmpty = true };
-        var host = new RecordingHost();
-        var engine = Start(transport, host);
-        var shared = SharedBuffer.Copy(Enumerable.Repeat((byte)9, 2048).ToArray());
+        var log = new MulticastLog();
+        var engine = Start(transport, new RecordingHost(), log: log);
 
         for (var i = 0; i < 100; i++)
             Assert.That(engine.Enqueue(new[] { (byte)i }), Is.EqualTo(SendStatus.Accepted));
-        Assert.That(engine.EnqueueDeferred(default, shared), Is.EqualTo(SendStatus.Accepted));
-        shared.Release();
+        // Larger than a log block, so it spans two of them.
+        var multicast = Enumerable.Range(0, LogChunk.Size + 2048).Select(i => (byte)(i % 251)).ToArray();
+        Assert.That(Multicast(log, engine, multicast), Is.EqualTo(SendStatus.Accepted));
+        Assert.That(engine.Enqueue(new byte[] { 200 }), Is.EqualTo(SendStatus.Accepted));
         Assert.That(await engine.Flush(), Is.True);
 
         var sent = transport.Sent();
         Assert.That(sent.Take(100), Is.EqualTo(Enumerable.Range(0, 100).Select(i => (byte)i)));
-        Assert.That(sent.Skip(100).ToArray(), Has.Length.EqualTo(2048));
-        Assert.That(sent.Skip(100), Is.All.EqualTo(9));
-        Assert.That(engine.BytesSent, Is.EqualTo(2148));
+        Assert.That(sent.Skip(100).Take(multicast.Length), Is.EqualTo(multicast), "the multicast whole, across the block boundary");
+        Assert.That(sent.Last(), Is.EqualTo(200), "the send made after the multicast comes after it");
+        Assert.That(engine.BytesSent, Is.EqualTo(100 + multicast.Length + 1));
         engine.Abort(DisconnectReason.Local);
+    }
+
+    [Test]
+    public async Task AMulticastPastTheSendLimitIsSkippedWholeAndLaterOnesStillArrive()
+    {
+        // Sends wait until the test lets them go, so queued bytes stay queued.
+        var transport = new InMemoryTransport { BlockWhenEmpty = true, HoldSends = true };
+        var log = new MulticastLog();
+        var engine = Start(transport, new RecordingHost(), new EngineOptions { SendBufferLimit = 1000 }, log);
+
+        Assert.That(Multicast(log, engine, Enumerable.Repeat((byte)1, 600).ToArray()), Is.EqualTo(SendStatus.Accepted));
+        Assert.That(Multicast(log, engine, Enumerable.Repeat((byte)2, 600).ToArray()), Is.EqualTo(SendStatus.LimitReached));
+        Assert.That(engine.BytesPending + engine.BytesSending, Is.EqualTo(600), "the skipped message takes no room");
+        transport.ReleaseSends();
+        Assert.That(await engine.Flush(), Is.True);
+        Assert.That(Multicast(log, engine, Enumerable.Repeat((byte)3, 600).ToArray()), Is.EqualTo(SendStatus.Accepted));
+        Assert.That(await engine.Flush(), Is.True);
+
+        var sent = transport.Sent();
+        Assert.That(sent, Has.Length.EqualTo(1200));
+        Assert.That(sent.Take(600), Is.All.EqualTo(1));
+        Assert.That(sent.Skip(600), Is.All.EqualTo(3), "no byte of the skipped message");
+        engine.Abort(DisconnectReason.Local);
+    }
+
+    [Test]
+    public async Task AfterTheDisconnectBeginsMulticastsNoLongerReachTheSession()
+    {
+        var transport = new InMemoryTransport();
+        var log = new MulticastLog();
+        var engine = Start(transport, new RecordingHost(), log: log);
+
+        Assert.That(Multicast(log, engine, new byte[] { 1, 2, 3 }), Is.EqualTo(SendStatus.Accepted));
+        engine.Disconnect(DisconnectReason.Local);
+        Assert.That(Multicast(log, engine, new byte[] { 4 }), Is.EqualTo(SendStatus.NotConnected));
+        await Wait.For(engine.Completion, "engine finished");
+
+        Assert.That(transport.Sent(), Is.EqualTo(new byte[] { 1, 2, 3 }), "what was published before the disconnect, and nothing after");
     }
 
     [Test]
