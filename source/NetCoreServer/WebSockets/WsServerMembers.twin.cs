@@ -24,7 +24,7 @@ using NetCoreServer.WebSockets;
         {
             foreach (var session in SessionSnapshot)
             {
-                if (session is IWsServerSession { Framer.AcceptsData: true })
+                if (session is IWsServerSession { Framer: { } ws } && ws.ReadyForShared())
                     session.EnqueueMulticast(shared == null ? buffer : default, shared);
             }
         }
