@@ -21,6 +21,9 @@ internal interface IWsConnectionHost
     /// <summary>Queues a frame of one or two pieces (copied) as one unit; false when refused.</summary>
     bool SendFrame(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body);
 
+    /// <summary>How many more bytes the send limit lets the engine accept now (<see cref="long.MaxValue"/> without a limit).</summary>
+    long SendRoom();
+
     /// <summary>
     /// For a blocking send: waits until everything queued so far is handed to the socket (not from the send loop's own
     /// hooks, which that wait would block); false when the connection ended first.

@@ -194,8 +194,13 @@ using NetCoreServer.WebSockets;
     {
         if (EndUpgrade())
             OnWsError("the connection ended before the WebSocket upgrade was answered");
-        if (Volatile.Read(ref _ws) != null)
+        var ws = Volatile.Read(ref _ws);
+        if (ws != null)
+        {
+            // Frames a hook sent before it called Disconnect go out before the connection closes.
+            ws.Flush();
             OnWsDisconnecting();
+        }
         base.NotifyDisconnecting();
     }
 

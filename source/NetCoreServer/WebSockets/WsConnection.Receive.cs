@@ -17,6 +17,19 @@ internal sealed partial class WsConnection
     public int Received(ReadOnlySpan<byte> data)
     {
         Volatile.Write(ref _lastReceived, Environment.TickCount64);
+        BeginHolding();
+        try
+        {
+            return Decode(data);
+        }
+        finally
+        {
+            EndHolding();
+        }
+    }
+
+    private int Decode(ReadOnlySpan<byte> data)
+    {
         var total = 0;
         while (true)
         {

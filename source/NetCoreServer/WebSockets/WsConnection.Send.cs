@@ -19,7 +19,10 @@ internal sealed partial class WsConnection
         {
             if (_state != Open)
                 return 0;
-            sent = EmitLocked(opcode, payload);
+            // A blocking send waits for the socket: what is held must go first, and this frame with it.
+            if (blocking)
+                FlushHeldLocked();
+            sent = EmitLocked(opcode, payload, hold: !blocking);
         }
         return blocking ? WaitSent(sent) : sent;
     }
@@ -49,9 +52,6 @@ internal sealed partial class WsConnection
         return blocking ? WaitSent(sent) : sent;
     }
 
-    /// <summary>The frame a multicast shares between sessions is queued here only while this side may still send data.</summary>
-    public bool AcceptsData => IsOpen;
-
     /// <summary>
     /// Queues a close frame encoded once for many sessions (<c>CloseAll</c>) and starts waiting for the answer, unless a
     /// close frame was sent or received already.
@@ -64,6 +64,7 @@ internal sealed partial class WsConnection
             if (_state != Open)
                 return false;
             _state = CloseSent;
+            FlushHeldLocked();
             sent = _host.SendFrame(frame, default);
         }
         ArmTimer(_closeTimeout);
@@ -86,27 +87,31 @@ internal sealed partial class WsConnection
     {
         Span<byte> payload = stackalloc byte[WsFrameEncoder.MaxControlPayload];
         var length = WsFrameEncoder.WriteClosePayload(payload, status, reason);
-        return EmitLocked(WsOpcode.Close, payload[..length]);
+        FlushHeldLocked();
+        return EmitLocked(WsOpcode.Close, payload[..length], hold: false);
     }
 
     /// <summary>Frames and queues, under the send lock (the queueing may run the engine's send loop inline, as SendAsync does).</summary>
-    private long EmitLocked(WsOpcode opcode, ReadOnlySpan<byte> payload)
+    private long EmitLocked(WsOpcode opcode, ReadOnlySpan<byte> payload, bool hold)
     {
         if (_compressor != null)
-            return Write(_compressor.Prepare(opcode, payload));
+            return Write(_compressor.Prepare(opcode, payload), hold);
         Span<byte> head = stackalloc byte[WsFrameEncoder.MaxHeaderSize];
         var key = _masked ? WsMask.NewKey() : 0;
         var size = WsFrameEncoder.WriteHeader(head, opcode, payload.Length, masked: _masked, maskKey: key);
-        return Write(new WsFrame(head[..size], payload, _masked, key));
+        return Write(new WsFrame(head[..size], payload, _masked, key), hold);
     }
 
     /// <summary>
     /// Hands a frame to the engine. A server frame goes as header and payload (each copied once into the queue); a
     /// client frame is masked on its way into a pooled array (the user's payload is never changed), sent from there.
     /// </summary>
-    private long Write(WsFrame frame)
+    private long Write(WsFrame frame, bool hold)
     {
         var length = frame.Length;
+        if (hold && TryHoldLocked(frame))
+            return length;
+        FlushHeldLocked();
         if (!frame.IsMasked)
             return _host.SendFrame(frame.Head, frame.Body) ? length : 0;
         var bytes = ArrayPool<byte>.Shared.Rent(length);

@@ -80,6 +80,7 @@ internal sealed partial class WsConnection : IStreamProtocol, IDisposable
         {
             _disposed = true;
             _state = Closed;
+            FlushHeldLocked();
             _timer?.Dispose();
             _compressor?.Dispose();
             _compressor = null;

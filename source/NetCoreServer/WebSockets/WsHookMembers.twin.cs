@@ -141,6 +141,12 @@ using NetCoreServer.WebSockets;
 
     bool IWsConnectionHost.SendFrame(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body) => SendMessage(head, body, blocking: false);
 
+    long IWsConnectionHost.SendRoom()
+    {
+        var limit = OptionSendBufferLimit;
+        return limit <= 0 ? long.MaxValue : limit - BytesPending - BytesSending;
+    }
+
     bool IWsConnectionHost.WaitSent()
     {
         var engine = Engine;

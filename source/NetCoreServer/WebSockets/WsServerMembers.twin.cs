@@ -13,9 +13,14 @@ using NetCoreServer.WebSockets;
     /// </summary>
     /// <param name="buffer">Whole frames to send.</param>
     /// <returns>False if the server is not started.</returns>
-    public override bool Multicast(ReadOnlySpan<byte> buffer) => base.Multicast(buffer);
+    public override bool Multicast(ReadOnlySpan<byte> buffer)
+    {
+        WsConnection.FlushHeldOfThisThread();
+        return base.Multicast(buffer);
+    }
 
-    private protected override bool ReceivesMulticast(StreamSession session) => session is IWsServerSession { Framer.AcceptsData: true };
+    // Under the server's multicast lock: no lock of the session is taken here (its hooks may multicast while sending).
+    private protected override bool ReceivesMulticast(StreamSession session) => session is IWsServerSession { Framer.IsOpen: true };
 
     /// <summary>
     /// Starts the close handshake with every upgraded session: one close frame (the status, an empty payload for one that

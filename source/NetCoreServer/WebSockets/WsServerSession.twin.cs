@@ -68,8 +68,13 @@ using NetCoreServer.WebSockets;
 
     private protected override void NotifyDisconnecting()
     {
-        if (Volatile.Read(ref _ws) != null)
+        var ws = Volatile.Read(ref _ws);
+        if (ws != null)
+        {
+            // Frames a hook sent before it called Disconnect go out before the connection closes.
+            ws.Flush();
             OnWsDisconnecting();
+        }
         base.NotifyDisconnecting();
     }
 
