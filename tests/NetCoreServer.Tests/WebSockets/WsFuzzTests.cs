@@ -9,7 +9,7 @@ using NUnit.Framework;
 namespace NetCoreServer.Tests.WebSockets;
 
 /// <summary>
-/// Hostile input: 200,000 seeded random frame streams (valid messages, fragments, control frames, compressed messages,
+/// Hostile input: 250,000 seeded random frame streams (valid messages, fragments, control frames, compressed messages,
 /// every length encoding, both roles), most of them mutated (bit flips, byte changes, insertions, deletions,
 /// truncations, duplicated ranges, header bits flipped). Each stream is decoded twice, whole and cut at random places
 /// (one byte at a time now and then): no exception may escape, every loop must end, and the two decodings must agree
@@ -19,7 +19,7 @@ namespace NetCoreServer.Tests.WebSockets;
 [NonParallelizable] // GC.GetTotalMemory is process-wide: other fixtures' live sockets would count against the bound.
 public sealed class WsFuzzTests
 {
-    private const int Inputs = 200_000;
+    private const int Inputs = 250_000;
     private const int SmallLimit = 300;
 
     [Test]
@@ -60,6 +60,7 @@ public sealed class WsFuzzTests
         TestContext.Out.WriteLine($"managed heap {memoryBefore / 1024} KiB before, {memoryAfter / 1024} KiB after");
         Assert.That(memoryAfter - memoryBefore, Is.LessThan(16L << 20), "memory stays bounded");
         Assert.That(clock.Elapsed, Is.LessThan(TimeSpan.FromSeconds(120)), "bounded time");
+        Assert.That(frames, Is.GreaterThanOrEqualTo(1_000_000), "at least a million frames went through the decoder");
         Assert.That(outcomes.Keys, Is.SupersetOf(new[] { 0, 1002, 1007, 1009 }), "clean streams and every failure status were reached");
         Assert.That(outcomes[0], Is.GreaterThan(Inputs / 10), "many streams still decode cleanly");
     }
