@@ -1,29 +1,14 @@
-using System.Net.Sockets;
-using System.Threading.Tasks;
 using NetCoreServer.Performance.Common;
 
 namespace NetCoreServer.Performance.MulticastClient;
 
 /// <summary>
 /// Only receives secure WebSocket messages, and counts their payload bytes. It counts as connected once the TLS
-/// handshake and the upgrade have completed, so a failure of either is a failed connect.
+/// handshake and the upgrade have completed, so a failure of either is a failed connect. Its hooks are in
+/// MulticastWsClientMembers.twin.cs.
 /// </summary>
-internal sealed class MulticastWssClient(SslContext context, string address, int port, ConnectionMeter meter)
-    : WssClient(context, address, port), IBenchmarkClient
+internal sealed partial class MulticastWssClient : WssClient, IBenchmarkClient
 {
-    bool IBenchmarkClient.StartConnecting() => ConnectAsync();
-
-    Task IBenchmarkClient.StopAsync() => DisconnectAndWaitAsync();
-
-    public override void OnWsConnected(HttpResponse response) => meter.Connected();
-
-    public override void OnWsReceived(byte[] buffer, long offset, long size) => meter.Received(size);
-
-    protected override void OnDisconnected()
-    {
-        base.OnDisconnected();
-        meter.Disconnected();
-    }
-
-    protected override void OnError(SocketError error) => meter.Error();
+    public MulticastWssClient(SslContext context, string address, int port, ConnectionMeter meter)
+        : base(context, address, port) => _meter = meter;
 }

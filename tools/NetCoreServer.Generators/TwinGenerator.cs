@@ -50,7 +50,8 @@ public sealed class TwinGenerator : IIncrementalGenerator
                 .AppendLine()
                 .AppendLine("namespace " + ns + ";")
                 .AppendLine()
-                .AppendLine("public partial class " + name)
+                // No modifiers: each class says its own (public in the library, internal sealed in the benchmarks).
+                .AppendLine("partial class " + name)
                 .AppendLine("{")
                 .AppendLine(members.Replace("__TWIN__", name))
                 .AppendLine("}");
