@@ -35,9 +35,9 @@ internal static partial class Scenarios
                 clients.Add(stream);
                 checks.Add(CheckFramesAsync(stream, threads + 1, stop.Token));
             }
-            while (server.ByClient.Count < clientCount && !stop.IsCancellationRequested)
+            while (server.Counters.ByClient.Count < clientCount && !stop.IsCancellationRequested)
                 await Task.Delay(20, stop.Token).ConfigureAwait(false);
-            var sessions = Enumerable.Range(0, clientCount).Select(i => server.ByClient[i]).ToArray();
+            var sessions = Enumerable.Range(0, clientCount).Select(i => server.Counters.ByClient[i]).ToArray();
 
             // sent[thread][session]: frames accepted; the multicaster is thread `threads` and counts once for all.
             var sent = new long[threads + 1][];

@@ -58,7 +58,7 @@ internal static partial class Scenarios
             var peak = ProcessProbe.Now();
             var (served, took) = await GoodClientAsync(protocol, server, stop.Token, System.Net.IPAddress.Parse("127.0.0.2")).ConfigureAwait(false);
             // A Unix socket connect to a full backlog fails at the client without reaching the server at all.
-            var passed = sessions <= cap && server.Refused + (perAddress ? 0 : failed) >= cap - 1 && served == perAddress;
+            var passed = sessions <= cap && server.Counters.Refused + (perAddress ? 0 : failed) >= cap - 1 && served == perAddress;
             foreach (var stream in flood)
                 await stream.DisposeAsync().ConfigureAwait(false);
             flood.Clear();
@@ -69,7 +69,7 @@ internal static partial class Scenarios
                 ? $"good client from 127.0.0.2 {(served ? $"served during the flood ({took.TotalMilliseconds:0.0} ms for 100 round trips)" : "NOT served")}"
                 : $"good client refused while full ({(served ? "served" : "refused")})";
             return new StressResult("descriptor flood", protocol.Name, passed,
-                $"{2 * cap} connects, cap {cap}{(perAddress ? " per address" : "")}: {sessions} sessions, {server.Refused} refused ({failed} seen by the clients); " +
+                $"{2 * cap} connects, cap {cap}{(perAddress ? " per address" : "")}: {sessions} sessions, {server.Counters.Refused} refused ({failed} seen by the clients); " +
                 $"peak {peak} (start {before}); {during}; served after the flood ({tookAfter.TotalMilliseconds:0.0} ms)",
                 clock.Elapsed);
         }

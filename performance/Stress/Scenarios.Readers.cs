@@ -66,7 +66,7 @@ internal static partial class Scenarios
             var passed = ratio >= 0.9 && after.RssMiB - before.RssMiB < 64;
             return new StressResult("slow reader", protocol.Name, passed,
                 $"{readerCount} readers: {baseline / 1048576:0.0} MiB/s alone (mean of before and after), {withSlow / 1048576:0.0} MiB/s beside a client that never reads ({ratio:P0}); " +
-                $"slow session skipped {server.Refusals} episode(s), rss {before.RssMiB} -> {after.RssMiB} MiB",
+                $"slow session skipped {server.Counters.Refusals} episode(s), rss {before.RssMiB} -> {after.RssMiB} MiB",
                 clock.Elapsed);
         }
         finally

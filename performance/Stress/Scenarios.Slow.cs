@@ -43,7 +43,7 @@ internal static partial class Scenarios
             }
             // Measured across the idle timeout: the normal clients stay active, so only the slow ones are dropped.
             var beside = await RoundTripsForAsync(normal, idle * 2, stop.Token).ConfigureAwait(false);
-            var dropped = server.ClosedWith(DisconnectReason.Timeout) + server.ClosedWith(DisconnectReason.HandshakeFailed);
+            var dropped = server.Counters.ClosedWith(DisconnectReason.Timeout) + server.Counters.ClosedWith(DisconnectReason.HandshakeFailed);
             var ratio = beside / alone;
             var passed = dropped >= slowCount && ratio >= 0.9 && server.ConnectedSessions == normal.Count;
             return new StressResult("slowloris", protocol.Name, passed,

@@ -25,17 +25,8 @@ internal interface IStressServer : IDisposable
 
     bool Multicast(byte[] buffer);
 
-    /// <summary>Connections refused by the caps.</summary>
-    long Refused { get; }
-
-    /// <summary>Sessions closed, by reason.</summary>
-    long ClosedWith(DisconnectReason reason);
-
-    /// <summary>Sessions whose send limit refused data (OnError NoBufferSpaceAvailable, once per episode).</summary>
-    long Refusals { get; }
-
-    /// <summary>Each session by the index its client sent first (4 bytes, little-endian), for scenarios that tell them apart.</summary>
-    System.Collections.Concurrent.ConcurrentDictionary<int, StreamSession> ByClient { get; }
+    /// <summary>What the server's sessions and refusals counted.</summary>
+    StressCounters Counters { get; }
 }
 
 /// <summary>The counters and the echo shared by the three servers' sessions.</summary>
@@ -49,10 +40,13 @@ internal sealed class StressCounters
 
     public bool Echo { get; }
 
+    /// <summary>Each session by the index its client sent first (4 bytes, little-endian), for scenarios that tell them apart.</summary>
     public System.Collections.Concurrent.ConcurrentDictionary<int, StreamSession> ByClient { get; } = new();
 
+    /// <summary>Connections refused by the caps.</summary>
     public long Refused => Interlocked.Read(ref _refused);
 
+    /// <summary>Sessions whose send limit refused data (OnError NoBufferSpaceAvailable, once per episode).</summary>
     public long Refusals => Interlocked.Read(ref _refusals);
 
     public void OnRefused() => Interlocked.Increment(ref _refused);
@@ -65,6 +59,7 @@ internal sealed class StressCounters
 
     public void OnClosed(DisconnectReason reason) => Interlocked.Increment(ref _closed[(int)reason]);
 
+    /// <summary>Sessions closed, by reason.</summary>
     public long ClosedWith(DisconnectReason reason) => Interlocked.Read(ref _closed[(int)reason]);
 
     public void Received(StreamSession session, byte[] buffer, long offset, long size)
@@ -78,19 +73,11 @@ internal sealed class StressCounters
 
 internal sealed class StressTcpServer(bool echo) : TcpServer(IPAddress.Loopback, 0), IStressServer
 {
-    private readonly StressCounters _counters = new(echo);
+    public StressCounters Counters { get; } = new(echo);
 
-    public long Refused => _counters.Refused;
+    protected override TcpSession CreateSession() => new Session(this, Counters);
 
-    public long Refusals => _counters.Refusals;
-
-    public long ClosedWith(DisconnectReason reason) => _counters.ClosedWith(reason);
-
-    public System.Collections.Concurrent.ConcurrentDictionary<int, StreamSession> ByClient => _counters.ByClient;
-
-    protected override TcpSession CreateSession() => new Session(this, _counters);
-
-    protected override void OnRefused(EndPoint? remoteEndPoint, RefusalReason reason) => _counters.OnRefused();
+    protected override void OnRefused(EndPoint? remoteEndPoint, RefusalReason reason) => Counters.OnRefused();
 
     private sealed class Session(TcpServer server, StressCounters counters) : TcpSession(server)
     {
@@ -104,19 +91,11 @@ internal sealed class StressTcpServer(bool echo) : TcpServer(IPAddress.Loopback,
 
 internal sealed class StressSslServer(SslContext context, bool echo) : SslServer(context, IPAddress.Loopback, 0), IStressServer
 {
-    private readonly StressCounters _counters = new(echo);
+    public StressCounters Counters { get; } = new(echo);
 
-    public long Refused => _counters.Refused;
+    protected override SslSession CreateSession() => new Session(this, Counters);
 
-    public long Refusals => _counters.Refusals;
-
-    public long ClosedWith(DisconnectReason reason) => _counters.ClosedWith(reason);
-
-    public System.Collections.Concurrent.ConcurrentDictionary<int, StreamSession> ByClient => _counters.ByClient;
-
-    protected override SslSession CreateSession() => new Session(this, _counters);
-
-    protected override void OnRefused(EndPoint? remoteEndPoint, RefusalReason reason) => _counters.OnRefused();
+    protected override void OnRefused(EndPoint? remoteEndPoint, RefusalReason reason) => Counters.OnRefused();
 
     private sealed class Session(SslServer server, StressCounters counters) : SslSession(server)
     {
@@ -130,19 +109,11 @@ internal sealed class StressSslServer(SslContext context, bool echo) : SslServer
 
 internal sealed class StressUdsServer(string path, bool echo) : UdsServer(path), IStressServer
 {
-    private readonly StressCounters _counters = new(echo);
+    public StressCounters Counters { get; } = new(echo);
 
-    public long Refused => _counters.Refused;
+    protected override UdsSession CreateSession() => new Session(this, Counters);
 
-    public long Refusals => _counters.Refusals;
-
-    public long ClosedWith(DisconnectReason reason) => _counters.ClosedWith(reason);
-
-    public System.Collections.Concurrent.ConcurrentDictionary<int, StreamSession> ByClient => _counters.ByClient;
-
-    protected override UdsSession CreateSession() => new Session(this, _counters);
-
-    protected override void OnRefused(EndPoint? remoteEndPoint, RefusalReason reason) => _counters.OnRefused();
+    protected override void OnRefused(EndPoint? remoteEndPoint, RefusalReason reason) => Counters.OnRefused();
 
     private sealed class Session(UdsServer server, StressCounters counters) : UdsSession(server)
     {
