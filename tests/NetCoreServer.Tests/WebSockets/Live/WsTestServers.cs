@@ -66,69 +66,25 @@ internal sealed class WsTestServer : IDisposable
 
     private sealed class PlainServer(WsProbe probe) : WsServer(IPAddress.Loopback, 0)
     {
-        protected override TcpSession CreateSession() => new PlainSession(this, probe);
+        protected override TcpSession CreateSession() => new WsTestPlainSession(this, probe);
     }
 
     private sealed class SecureServer(SslContext context, WsProbe probe) : WssServer(context, IPAddress.Loopback, 0)
     {
-        protected override SslSession CreateSession() => new SecureSession(this, probe);
+        protected override SslSession CreateSession() => new WsTestSecureSession(this, probe);
     }
+}
 
-    private sealed class PlainSession(WsServer server, WsProbe probe) : WsSession(server), IWsPeer
-    {
-        protected override void OnConnected() => probe.Hook("OnConnected");
+/// <summary>A session of the WS test server; its hooks (shared with <see cref="WsTestSecureSession"/>) are in WsTestSessionMembers.twin.cs.</summary>
+internal sealed partial class WsTestPlainSession : WsSession, IWsPeer
+{
+    public WsTestPlainSession(WsServer server, WsProbe probe)
+        : base(server) => _probe = probe;
+}
 
-        protected override void OnReceivedRequestHeader(HttpRequest request) => probe.Hook("OnReceivedRequestHeader");
-
-        protected override void OnReceivedRequest(HttpRequest request) => SendResponseAsync(Response.MakeGetResponse("plain HTTP"));
-
-        public override bool OnWsConnecting(HttpRequest request, HttpResponse response) => probe.Hook("OnWsConnecting") && probe.Connecting(request, response);
-
-        public override void OnWsConnected(HttpRequest request) => probe.Connected(this);
-
-        public override void OnWsReceived(byte[] buffer, long offset, long size) => probe.Received(this, buffer, offset, size);
-
-        public override void OnWsClose(byte[] buffer, long offset, long size, int status) => probe.Closed(buffer, offset, size, status);
-
-        public override void OnWsPong(byte[] buffer, long offset, long size) => probe.Pong.TrySetResult(buffer.AsSpan((int)offset, (int)size).ToArray());
-
-        public override void OnWsError(string error) => probe.Failed(error);
-
-        public override void OnWsDisconnecting() => probe.Hook("OnWsDisconnecting");
-
-        public override void OnWsDisconnected() => probe.Hook("OnWsDisconnected");
-
-        protected override void OnDisconnecting() => probe.Hook("OnDisconnecting");
-
-        protected override void OnDisconnected() => probe.Disconnected.TrySetResult(probe.Hook("OnDisconnected"));
-    }
-
-    private sealed class SecureSession(WssServer server, WsProbe probe) : WssSession(server), IWsPeer
-    {
-        protected override void OnConnected() => probe.Hook("OnConnected");
-
-        protected override void OnReceivedRequestHeader(HttpRequest request) => probe.Hook("OnReceivedRequestHeader");
-
-        protected override void OnReceivedRequest(HttpRequest request) => SendResponseAsync(Response.MakeGetResponse("plain HTTP"));
-
-        public override bool OnWsConnecting(HttpRequest request, HttpResponse response) => probe.Hook("OnWsConnecting") && probe.Connecting(request, response);
-
-        public override void OnWsConnected(HttpRequest request) => probe.Connected(this);
-
-        public override void OnWsReceived(byte[] buffer, long offset, long size) => probe.Received(this, buffer, offset, size);
-
-        public override void OnWsClose(byte[] buffer, long offset, long size, int status) => probe.Closed(buffer, offset, size, status);
-
-        public override void OnWsPong(byte[] buffer, long offset, long size) => probe.Pong.TrySetResult(buffer.AsSpan((int)offset, (int)size).ToArray());
-
-        public override void OnWsError(string error) => probe.Failed(error);
-
-        public override void OnWsDisconnecting() => probe.Hook("OnWsDisconnecting");
-
-        public override void OnWsDisconnected() => probe.Hook("OnWsDisconnected");
-
-        protected override void OnDisconnecting() => probe.Hook("OnDisconnecting");
-
-        protected override void OnDisconnected() => probe.Disconnected.TrySetResult(probe.Hook("OnDisconnected"));
-    }
+/// <summary>A session of the WSS test server; its hooks (shared with <see cref="WsTestPlainSession"/>) are in WsTestSessionMembers.twin.cs.</summary>
+internal sealed partial class WsTestSecureSession : WssSession, IWsPeer
+{
+    public WsTestSecureSession(WssServer server, WsProbe probe)
+        : base(server) => _probe = probe;
 }
