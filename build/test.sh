@@ -37,6 +37,7 @@ if ! dotnet build NetCoreServer.sln -c Release -nologo -clp:ErrorsOnly; then
 fi
 
 passed=0; failed=0; skipped=0
+failures=()
 
 # NUnit suites. The TRX files give exact counters whatever the console logger prints.
 for project in tests/*/*.csproj; do
@@ -54,9 +55,22 @@ for project in tests/*/*.csproj; do
         total=$(get total); p=$(get passed); f=$(get failed); e=$(get error); t=$(get timeout); a=$(get aborted)
         passed=$((passed + p)); failed=$((failed + f + e + t + a))
         skipped=$((skipped + total - p - f - e - t - a))
+        # The tests that did not pass, with the first line of their message, repeated just above the summary so
+        # the tail of a log shows them (perl-base is part of every Debian system).
+        while IFS= read -r test; do
+            [ -n "$test" ] && failures+=("$name: $test")
+        done < <(perl -0777 -ne '
+            while (/<UnitTestResult [^>]*?testName="([^"]*)"[^>]*?outcome="(Failed|Error|Timeout|Aborted)"(.*?)<\/UnitTestResult>/sg) {
+                my ($test, $body) = ($1, $3);
+                my ($message) = $body =~ /<Message>\s*([^\n<]{0,300})/;
+                $message //= "";
+                for ($test, $message) { s/&quot;/"/g; s/&lt;/</g; s/&gt;/>/g; s/&apos;/\x27/g; s/&amp;/&/g; }
+                print "$test -- $message\n";
+            }' "$trx")
     else
         echo "no test results were written for $name"
         failed=$((failed + 1))
+        failures+=("$name: no test results")
     fi
 done
 
@@ -64,9 +78,12 @@ done
 for script in examples/test-*.sh; do
     [ -f "$script" ] || continue
     echo "== $script"
-    if timeout 300 bash "$script"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $script"; fi
+    if timeout 300 bash "$script"; then passed=$((passed + 1)); else
+        failed=$((failed + 1)); failures+=("$script"); echo "FAILED: $script"
+    fi
 done
 
+for failure in "${failures[@]}"; do echo "FAILED: $failure"; done
 summary="$passed passed, $failed failed"
 ((skipped > 0)) && summary="$summary, $skipped skipped"
 echo "$summary"
