@@ -11,8 +11,14 @@ namespace NetCoreServer.Performance.Benchmarks;
 /// </summary>
 internal sealed class AsyncSignal : IValueTaskSource
 {
-    // Continuations run on the thread pool, not inline inside the hook that sets the signal.
-    private ManualResetValueTaskSourceCore<bool> _core = new() { RunContinuationsAsynchronously = true };
+    private ManualResetValueTaskSourceCore<bool> _core;
+
+    /// <param name="inline">
+    /// Run the waiter's continuation inside the hook that sets the signal. By default it runs on the thread pool, which
+    /// for a waiter that is not an async method (BenchmarkDotNet blocking on a returned ValueTask) costs a work item
+    /// allocated per wake-up; inline suits such a waiter, whose continuation only wakes a blocked thread.
+    /// </param>
+    public AsyncSignal(bool inline = false) => _core = new() { RunContinuationsAsynchronously = !inline };
 
     public void Reset() => _core.Reset();
 

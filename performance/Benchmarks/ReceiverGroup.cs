@@ -6,8 +6,11 @@ namespace NetCoreServer.Performance.Benchmarks;
 /// <summary>Completes a round once every receiver of the group has reported its bytes.</summary>
 internal sealed class ReceiverGroup
 {
-    private readonly AsyncSignal _signal = new();
+    private readonly AsyncSignal _signal;
     private int _remaining;
+
+    /// <param name="inline">See <see cref="AsyncSignal(bool)"/>.</param>
+    public ReceiverGroup(bool inline = false) => _signal = new AsyncSignal(inline);
 
     /// <summary>Arms a round for <paramref name="receivers"/> receivers; call before sending.</summary>
     public ValueTask BeginRound(int receivers)
