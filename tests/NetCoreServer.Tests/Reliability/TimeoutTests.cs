@@ -27,8 +27,9 @@ public sealed class TimeoutTests
     [Test]
     public async Task ASessionThatReceivesNothingForTheIdleTimeoutIsClosedWithReasonTimeout()
     {
-        // Seconds, not milliseconds: on a loaded machine a test thread can stall for most of a second.
-        var timeout = TimeSpan.FromSeconds(2);
+        // Seconds, not milliseconds: on a loaded machine a test thread can stall for seconds, and a stall longer than the
+        // timeout between two sends below would make the session idle for real.
+        var timeout = TimeSpan.FromSeconds(5);
         using var server = StartServer(s => s.Options.OptionIdleTimeout = timeout);
         using var client = new TestClient(_transport, server);
         Assert.That(await Wait.For(client.ConnectAndWaitAsync(), "client connect"), Is.True);
@@ -37,19 +38,19 @@ public sealed class TimeoutTests
 
         // Activity every 200 ms keeps the session open for well past the timeout.
         var lastSend = DateTime.UtcNow;
-        for (var i = 1; i <= 15; i++)
+        for (var i = 1; i <= 35; i++)
         {
             await Task.Delay(200);
             lastSend = DateTime.UtcNow;
             client.SendAsync("k");
             await Wait.For(client.Received.Reaches(i), $"echo {i}");
         }
-        Assert.That(session.IsConnected, Is.True, "3 s of activity every 200 ms: not idle");
+        Assert.That(session.IsConnected, Is.True, "7 s of activity every 200 ms: not idle");
 
         await Wait.For(session.Closed, "the idle session closed");
         var quiet = DateTime.UtcNow - lastSend;
         Assert.That(session.DisconnectReason, Is.EqualTo(DisconnectReason.Timeout));
-        Assert.That(quiet, Is.GreaterThanOrEqualTo(timeout - TimeSpan.FromMilliseconds(50)), "not before 2 s of silence");
+        Assert.That(quiet, Is.GreaterThanOrEqualTo(timeout - TimeSpan.FromMilliseconds(50)), "not before 5 s of silence");
         await Wait.For(client.Closed, "the client sees the server close");
         Assert.That(client.DisconnectReason, Is.EqualTo(DisconnectReason.PeerClosed), "the idle close ends the stream, no reset");
     }
