@@ -29,6 +29,21 @@ internal sealed class IdleOptions : IValidatedOptions
     [Option("phase", Hidden = true, HelpText = "Internal: measure one set (library, raw, raw-tls) in this process.")]
     public string? Phase { get; set; }
 
+    /// <summary>
+    /// Measures the server process alone (<c>--server-only</c>, tcp): the library's TcpServer and a raw Socket server,
+    /// each in its own process, against the same plain-socket clients in this one, for <see cref="Rounds"/> rounds.
+    /// </summary>
+    [Option("server-only", Default = false, HelpText = "Measure the server process alone (tcp): TcpServer against a raw Socket server, alternating rounds.")]
+    public bool ServerOnly { get; set; }
+
+    /// <summary>Rounds of <c>--server-only</c> (<c>--rounds</c>); default 3.</summary>
+    [Option("rounds", Default = 3, HelpText = "Rounds of --server-only, each measuring both servers, the order alternating.")]
+    public int Rounds { get; set; } = 3;
+
+    /// <summary>Runs one server for <c>--server-only</c> in this process (<c>--serve library|raw</c>); used by the program itself.</summary>
+    [Option("serve", Hidden = true, HelpText = "Internal: run one server (library, raw) for --server-only.")]
+    public string? Serve { get; set; }
+
     /// <summary>True for ssl.</summary>
     public bool Tls => Protocol.Equals("ssl", StringComparison.OrdinalIgnoreCase);
 
@@ -39,6 +54,12 @@ internal sealed class IdleOptions : IValidatedOptions
             return $"the protocol (--protocol) must be tcp or ssl, not '{Protocol}'";
         if (Connections is < 1 or > MaximumConnections)
             return $"the connection count (-c) must be between 1 and {MaximumConnections}, not {Connections}";
+        if (ServerOnly && Tls)
+            return "--server-only measures tcp servers only";
+        if (Rounds is < 1 or > 100)
+            return $"the rounds (--rounds) must be between 1 and 100, not {Rounds}";
+        if (Serve is not null && !ServerPhase.IsKnown(Serve))
+            return $"unknown server '{Serve}'";
         if (Phase is not null && !ConnectionSets.IsKnown(Phase))
             return $"unknown phase '{Phase}'";
         return null;

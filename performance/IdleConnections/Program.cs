@@ -15,7 +15,9 @@ namespace NetCoreServer.Performance.IdleConnections;
 /// been idle for 1 s, a full GC runs and the managed heap and working set are read, against a reading before the
 /// connections were opened. The same is done for raw <see cref="System.Net.Sockets.Socket"/> pairs (and for ssl,
 /// raw <see cref="System.Net.Security.SslStream"/> pairs), so that the library's own share shows. Each set is measured
-/// in a fresh process. Prints a table, or one JSON line with <c>--json</c>.
+/// in a fresh process. Prints a table, or one JSON line with <c>--json</c>. With <c>--server-only</c> (tcp), the server
+/// runs alone in its own process and the clients in this one, so that the figure is what the server process pays per
+/// connection, against a raw Socket server measured in the same run (see <see cref="ServerOnlyRun"/>).
 /// </summary>
 internal static class Program
 {
@@ -26,6 +28,11 @@ internal static class Program
 
         try
         {
+            if (options.Serve is { } server)
+            {
+                await ServerPhase.RunAsync(server).ConfigureAwait(false);
+                return ExitCodes.Success;
+            }
             if (options.Phase is { } set)
             {
                 Console.WriteLine(IdleReport.ToJson(await Measurement.RunAsync(set, options).ConfigureAwait(false)));
@@ -34,6 +41,15 @@ internal static class Program
 
             // Ctrl+C or SIGTERM kills the child being measured, which would otherwise finish its run on its own.
             using var signal = new ShutdownSignal();
+            if (options.ServerOnly)
+            {
+                var rounds = await ServerOnlyRun.RunAsync(options, signal.Signalled).ConfigureAwait(false);
+                if (options.Json)
+                    Console.WriteLine(ServerOnlyRun.ToJson(options, rounds));
+                else
+                    ServerOnlyRun.PrintTable(options, rounds);
+                return ExitCodes.Success;
+            }
             var results = new List<SetResult>();
             foreach (var name in ConnectionSets.For(options))
             {

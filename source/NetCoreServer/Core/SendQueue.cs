@@ -22,7 +22,8 @@ internal sealed class SendQueue
     // Marks borrowed bytes nobody needs to be told about (a response cached for the server's lifetime).
     private static readonly object s_notOwned = new();
 
-    private readonly Queue<Segment> _pending = new();
+    // Made on the first segment that does not fit the tail: an idle connection never needs it.
+    private Queue<Segment>? _pending;
     private readonly EngineOptions _options;
     private Segment _tail;
     private bool _hasTail;
@@ -77,7 +78,7 @@ internal sealed class SendQueue
     public void AppendBorrowed(ArraySegment<byte> data, IDisposable? owner)
     {
         FlushTail();
-        _pending.Enqueue(new Segment(data.Array!, data.Offset, data.Count, owner ?? s_notOwned));
+        Pending.Enqueue(new Segment(data.Array!, data.Offset, data.Count, owner ?? s_notOwned));
         Bytes += data.Count;
     }
 
@@ -85,6 +86,8 @@ internal sealed class SendQueue
     public bool TakeBatch(InFlightBatch batch)
     {
         FlushTail();
+        if (_pending == null)
+            return batch.Count > 0;
         var bytes = 0L;
         while (_pending.Count > 0 && batch.Count < MaxBatchSegments && bytes < MaxBatchBytes)
         {
@@ -100,17 +103,19 @@ internal sealed class SendQueue
     public void Clear()
     {
         FlushTail();
-        while (_pending.Count > 0)
+        while (_pending is { Count: > 0 })
             _pending.Dequeue().Release();
         Bytes = 0;
     }
+
+    private Queue<Segment> Pending => _pending ??= new Queue<Segment>();
 
     private void FlushTail()
     {
         if (!_hasTail)
             return;
         if (_tail.Count > 0)
-            _pending.Enqueue(_tail);
+            Pending.Enqueue(_tail);
         else
             _tail.Release();
         _hasTail = false;

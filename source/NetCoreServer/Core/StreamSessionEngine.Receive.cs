@@ -63,22 +63,32 @@ internal sealed partial class StreamSessionEngine
                     await PausedAsync(paused).ConfigureAwait(false);
                     continue;
                 }
-                if (buffer == null)
+                // Without a buffer, a zero-byte receive waits for data; a buffer is rented only once some is there.
+                // A receive that does not complete at once parks the loop (see Park) for as long as it waits; this is
+                // done here rather than in a helper so that an idle connection holds no state machine besides this one.
+                var receive = _transport.ReceiveAsync(buffer == null ? Memory<byte>.Empty : buffer.AsMemory(filled));
+                var parked = !receive.IsCompleted;
+                if (parked)
+                    Park(Loops.Receive);
+                IoResult result;
+                try
                 {
-                    var ready = await ReceiveAsync(Memory<byte>.Empty).ConfigureAwait(false);
-                    if (!ready.Succeeded)
-                    {
-                        OnTransportError(ready.Error);
-                        return;
-                    }
-                    buffer = EngineBuffers.Rent(size);
+                    result = await receive.ConfigureAwait(false);
                 }
-
-                var result = await ReceiveAsync(buffer.AsMemory(filled)).ConfigureAwait(false);
+                finally
+                {
+                    if (parked)
+                        Unpark(Loops.Receive);
+                }
                 if (!result.Succeeded)
                 {
                     OnTransportError(result.Error);
                     return;
+                }
+                if (buffer == null)
+                {
+                    buffer = EngineBuffers.Rent(size);
+                    continue;
                 }
                 if (result.Bytes == 0)
                 {
@@ -175,13 +185,6 @@ internal sealed partial class StreamSessionEngine
         if (offset > 0)
             System.Buffer.BlockCopy(buffer, offset, buffer, 0, total - offset);
         return total - offset;
-    }
-
-    /// <summary>One transport receive; while it is pending the loop counts as parked (see <see cref="Park"/>).</summary>
-    private ValueTask<IoResult> ReceiveAsync(Memory<byte> buffer)
-    {
-        var receive = _transport.ReceiveAsync(buffer);
-        return receive.IsCompleted ? receive : ParkedAsync(receive, Loops.Receive);
     }
 
     /// <summary>Awaits a transport call that did not complete at once, with <paramref name="loop"/> parked meanwhile.</summary>

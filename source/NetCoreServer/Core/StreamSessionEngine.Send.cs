@@ -15,7 +15,8 @@ namespace NetCoreServer.Core;
 internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
 {
     private readonly SendQueue _queue;
-    private readonly InFlightBatch _batch = new();
+    // Made by the first batch the send loop takes: a connection that never sends asynchronously needs none.
+    private InFlightBatch? _batch;
     private Queue<SendWaiter>? _waiters;
     private bool _ready;
     private bool _sendRunning;
@@ -281,7 +282,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     {
         while (NextBatchOrStop())
         {
-            var send = _transport.SendAsync(_batch.Views);
+            var send = _transport.SendAsync(_batch!.Views);
             var result = await (send.IsCompleted ? send : ParkedAsync(send, Loops.Send)).ConfigureAwait(false);
             if (!CompleteSend(result, direct: false))
                 return;
@@ -297,12 +298,12 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
             closed = _closed;
             if (!closed)
                 MaterializeLocked();
-            if (!closed && (_batch.Count > 0 || _queue.TakeBatch(_batch)))
+            if (!closed && ((_batch ??= new InFlightBatch()).Count > 0 || _queue.TakeBatch(_batch)))
             {
                 _bytesSending = _batch.Bytes;
                 return true;
             }
-            _batch.Clear();
+            _batch?.Clear();
             _bytesSending = 0;
             _sendRunning = false;
             if (!closed && _logAttached)
@@ -311,7 +312,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
                 // second look after the same fence sees its message, or it saw the loop stopped and wakes it itself.
                 Interlocked.MemoryBarrier();
                 MaterializeLocked();
-                if (_queue.TakeBatch(_batch))
+                if (_queue.TakeBatch(_batch ??= new InFlightBatch()))
                 {
                     _sendRunning = true;
                     _bytesSending = _batch.Bytes;
@@ -353,20 +354,21 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
             if (direct)
                 _bytesSending = 0;
             else if (result.Succeeded)
-                _batch.Consume(result.Bytes);
+                _batch!.Consume(result.Bytes);
             _bytesSent += result.Bytes;
             if (result.Succeeded)
             {
                 // Published multicast bytes count as pending (for OnSent and the watermarks) like queued ones.
                 MaterializeLocked();
-                _bytesSending = _batch.Bytes;
-                pending = _queue.Bytes + _batch.Bytes;
+                var inFlight = _batch?.Bytes ?? 0;
+                _bytesSending = inFlight;
+                pending = _queue.Bytes + inFlight;
                 done = TakeCompletedWaitersLocked();
                 writable = LowerWatermarkLocked(pending);
             }
             else
             {
-                _batch.Clear();
+                _batch?.Clear();
                 _bytesSending = 0;
                 _sendRunning = false;
             }

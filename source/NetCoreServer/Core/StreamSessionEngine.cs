@@ -32,7 +32,9 @@ internal sealed partial class StreamSessionEngine
     private readonly IStreamTransport _transport;
     private readonly IStreamSessionHost _host;
     private readonly EngineOptions _options;
-    private readonly TaskCompletionSource _completion = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    // Made when Completion is first asked for (a stop, a client's disconnect): most connections end without anyone waiting.
+    private TaskCompletionSource? _completion;
+    private bool _completed;
     private readonly object _lock = new();
     private volatile int _state;
     private int _reason;
@@ -82,7 +84,14 @@ internal sealed partial class StreamSessionEngine
     public DisconnectReason Reason => (DisconnectReason)Volatile.Read(ref _reason);
 
     /// <summary>Completes after <see cref="IStreamSessionHost.EngineDisconnected"/> has returned.</summary>
-    public Task Completion => _completion.Task;
+    public Task Completion
+    {
+        get
+        {
+            lock (_lock)
+                return _completed ? Task.CompletedTask : (_completion ??= new(TaskCreationOptions.RunContinuationsAsynchronously)).Task;
+        }
+    }
 
     public IStreamTransport Transport => _transport;
 
@@ -368,7 +377,13 @@ internal sealed partial class StreamSessionEngine
         if (_hooksStarted)
             RunHook(HookKind.Other, 0, static (e, _) => e._host.EngineDisconnected());
         _host.EngineReleased();
-        _completion.TrySetResult();
+        TaskCompletionSource? completion;
+        lock (_lock)
+        {
+            _completed = true;
+            completion = _completion;
+        }
+        completion?.TrySetResult();
     }
 
     /// <summary>

@@ -15,7 +15,8 @@ internal sealed class SocketTransport : IStreamTransport
 {
     private readonly Socket _socket;
     private readonly AwaitableSocketArgs _receiveArgs = new();
-    private readonly AwaitableSocketArgs _sendArgs = new();
+    // Made by the first asynchronous send (one sender at a time, see IStreamTransport): an idle connection needs none.
+    private AwaitableSocketArgs? _sendArgs;
     private int _closed;
 
     public SocketTransport(Socket socket)
@@ -38,7 +39,7 @@ internal sealed class SocketTransport : IStreamTransport
     {
         if (Volatile.Read(ref _closed) != 0)
             return new ValueTask<IoResult>(IoResult.Failed(SocketError.OperationAborted));
-        return _sendArgs.SendAsync(_socket, batch);
+        return (_sendArgs ??= new AwaitableSocketArgs()).SendAsync(_socket, batch);
     }
 
     public IoResult Send(ReadOnlySpan<byte> data)
@@ -108,8 +109,8 @@ internal sealed class SocketTransport : IStreamTransport
     public void Dispose()
     {
         _receiveArgs.ClearBuffers();
-        _sendArgs.ClearBuffers();
         _receiveArgs.Dispose();
-        _sendArgs.Dispose();
+        _sendArgs?.ClearBuffers();
+        _sendArgs?.Dispose();
     }
 }

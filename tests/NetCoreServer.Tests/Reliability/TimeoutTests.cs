@@ -3,6 +3,7 @@ using System.Net;
 using System.Net.Sockets;
 using System.Runtime.InteropServices;
 using System.Threading.Tasks;
+using NetCoreServer.Core;
 using NetCoreServer.Tests.Support;
 using NUnit.Framework;
 
@@ -53,6 +54,26 @@ public sealed class TimeoutTests
         Assert.That(quiet, Is.GreaterThanOrEqualTo(timeout - TimeSpan.FromMilliseconds(50)), "not before 5 s of silence");
         await Wait.For(client.Closed, "the client sees the server close");
         Assert.That(client.DisconnectReason, Is.EqualTo(DisconnectReason.PeerClosed), "the idle close ends the stream, no reset");
+    }
+
+    [Test]
+    public async Task AnIdleSessionIsStillClosedAfterEveryEarlierIdleSessionHasGone()
+    {
+        // The shared idle sweep stops once no connection is watched; the next connection must start it again.
+        var timeout = TimeSpan.FromSeconds(1);
+        using var server = StartServer(s => s.Options.OptionIdleTimeout = timeout);
+        for (var round = 1; round <= 2; round++)
+        {
+            using var client = new TestClient(_transport, server);
+            Assert.That(await Wait.For(client.ConnectAndWaitAsync(), $"client connect {round}"), Is.True);
+            await Wait.For(client.Closed, $"the idle session {round} closed");
+            Assert.That(client.DisconnectReason, Is.EqualTo(DisconnectReason.PeerClosed), $"round {round}: closed by the server");
+            var session = server.LastSession!;
+            await Wait.For(session.Closed, $"session {round} closed");
+            Assert.That(session.DisconnectReason, Is.EqualTo(DisconnectReason.Timeout), $"round {round}: for idleness");
+            // Longer than two sweeps: the sweep has found nothing to watch and stopped (unless another test's session is watched).
+            await Task.Delay(IdleSweep.Period * 3);
+        }
     }
 
     [Test]
