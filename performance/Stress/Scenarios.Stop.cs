@@ -13,10 +13,11 @@ namespace NetCoreServer.Performance.Stress;
 internal static partial class Scenarios
 {
     /// <summary>
-    /// 100 clients send and read at full speed while the server echoes and a thread multicasts; then Stop: no exception
-    /// escapes (from Stop, from a hook's OnError, or unobserved in a task), every session that ran OnConnected runs
-    /// OnDisconnected once, no session is left, every client sees its connection end, the endpoint binds again at once,
-    /// and the process goes quiet (its CPU over a second after Stop stays well under the load's).
+    /// 100 clients send at full speed while the server echoes and a thread multicasts; nine in ten read everything and
+    /// close at the end of stream, one in ten never reads (its session's send queue stays full, so only the 2 s disconnect
+    /// timeout ends it). Then Stop: no exception escapes (from Stop, from a hook's OnError, or unobserved in a task),
+    /// every session that ran OnConnected runs OnDisconnected once, no session is left, every client sees its connection
+    /// end, the endpoint binds again at once, and the process goes quiet (its CPU after Stop falls well under the load's).
     /// </summary>
     private static Task<StressResult> StopUnderLoadAsync(StressProtocol protocol, double scale) => UnderLoadAsync(protocol, scale, restart: false);
 
@@ -31,7 +32,8 @@ internal static partial class Scenarios
         long unobserved = 0;
         EventHandler<UnobservedTaskExceptionEventArgs> onUnobserved = (_, _) => Interlocked.Increment(ref unobserved);
         TaskScheduler.UnobservedTaskException += onUnobserved;
-        using var server = protocol.StartServer(echo: true);
+        var disconnectTimeout = TimeSpan.FromSeconds(2);
+        using var server = protocol.StartServer(echo: true, s => s.Counters.DisconnectTimeout = disconnectTimeout);
         using var stop = new CancellationTokenSource(TimeSpan.FromMinutes(2));
         var clock = Stopwatch.StartNew();
         var clients = new List<Stream>();
@@ -64,10 +66,19 @@ internal static partial class Scenarios
             var everyone = Stopwatch.StartNew();
             while (server.Counters.Opened < clientCount && everyone.Elapsed < TimeSpan.FromSeconds(10))
                 await Task.Delay(20, stop.Token).ConfigureAwait(false);
-            foreach (var stream in clients)
+            var readers = 0;
+            for (var i = 0; i < clientCount; i++)
             {
-                loops.Add(WriteUntilClosedAsync(stream));
-                loops.Add(ReadUntilClosedAsync(stream, n => Interlocked.Add(ref received, n)));
+                // Each client's last loop ends when it sees its connection end: the reader, or the writer of one that never reads.
+                var writing = WriteUntilClosedAsync(clients[i]);
+                if (i % 10 == 9)
+                {
+                    loops.Add(writing);
+                    continue;
+                }
+                readers++;
+                var stream = clients[i];
+                loops.Add(Task.WhenAll(writing, ReadUntilClosedAsync(stream, n => Interlocked.Add(ref received, n))));
             }
             multicaster.Start();
             phase = "loading";
@@ -100,7 +111,7 @@ internal static partial class Scenarios
             phase = "waiting for the clients to see the end";
             // Every client sees its connection end (end of stream or reset), so none of its loops is left running.
             var ended = await Task.WhenAny(Task.WhenAll(loops), Task.Delay(TimeSpan.FromSeconds(15))).ConfigureAwait(false);
-            var clientsEnded = loops.Count(l => l.IsCompleted) / 2;
+            var clientsEnded = loops.Count(l => l.IsCompleted);
             var closedOnce = server.Counters.Closed;
             var lifecycle = server.Counters.Opened == closedOnce && server.Counters.HookFaults == 0;
 
@@ -125,12 +136,18 @@ internal static partial class Scenarios
             }
 
             phase = "measuring the CPU after";
-            // Quiet afterwards: only loops that spin would keep a core busy once the clients are gone.
-            await Task.Delay(500).ConfigureAwait(false);
-            cpu = CpuTime();
-            window.Restart();
-            await Task.Delay(1000).ConfigureAwait(false);
-            var idleCpu = (CpuTime() - cpu).TotalSeconds / window.Elapsed.TotalSeconds;
+            // Quiet afterwards: only loops that spin keep a core busy once the clients are gone. Cleanup (finalizers, the
+            // collection after a burst, tiered compilation) can take part of a second, so up to five windows of 1 s are
+            // measured and the quietest counts; a spinning thread would keep every one of them near a whole core.
+            var idleWindows = new List<double>();
+            for (var i = 0; i < 5 && (idleWindows.Count == 0 || idleWindows.Min() >= loadCpu / 4); i++)
+            {
+                cpu = CpuTime();
+                window.Restart();
+                await Task.Delay(1000).ConfigureAwait(false);
+                idleWindows.Add((CpuTime() - cpu).TotalSeconds / window.Elapsed.TotalSeconds);
+            }
+            var idleCpu = idleWindows.Min();
 
             GC.Collect();
             GC.WaitForPendingFinalizers();
@@ -139,11 +156,11 @@ internal static partial class Scenarios
             var passed = thrown == null && returned && sessionsAfter == 0 && ended != null && clientsEnded == clientCount && lifecycle
                 && rebound && idleCpu < loadCpu / 2 && Interlocked.Read(ref unobserved) == 0 && Interlocked.Read(ref multicastExceptions) == 0 && errors.Count == 0;
             return new StressResult(name, protocol.Name, passed,
-                $"{clientCount} clients at {loadRate / 1048576:0.0} MiB/s read (echo and multicast), cpu {loadCpu:0.00} s/s; " +
-                $"{(restart ? "Restart" : "Stop")} {(thrown != null ? "THREW " + thrown.GetType().Name + ": " + thrown.Message : returned ? "returned true" : "returned FALSE")} in {stopTook.TotalMilliseconds:0} ms, " +
+                $"{clientCount} clients ({clientCount - readers} never reading) at {loadRate / 1048576:0.0} MiB/s read (echo and multicast), cpu {loadCpu:0.00} s/s; " +
+                $"{(restart ? "Restart" : "Stop")} {(thrown != null ? "THREW " + thrown.GetType().Name + ": " + thrown.Message : returned ? "returned true" : "returned FALSE")} in {stopTook.TotalMilliseconds:0} ms (disconnect timeout {disconnectTimeout.TotalSeconds:0} s), " +
                 $"{sessionsAfter} sessions left, {clientsEnded}/{clientCount} clients saw the end; " +
                 $"{server.Counters.Opened} OnConnected ({opened} before the stop), {closedOnce} OnDisconnected, {server.Counters.HookFaults} hook-order faults; " +
-                $"{rebind}; cpu {idleCpu:0.00} s/s after; {Interlocked.Read(ref unobserved)} unobserved task exceptions, {multicastExceptions} from Multicast, " +
+                $"{rebind}; cpu after {string.Join(", ", idleWindows.Select(c => c.ToString("0.00")))} s/s; {Interlocked.Read(ref unobserved)} unobserved task exceptions, {multicastExceptions} from Multicast, " +
                 $"{(errors.Count == 0 ? "no OnError but quiet closes" : "OnError " + string.Join(", ", errors))}",
                 clock.Elapsed);
         }

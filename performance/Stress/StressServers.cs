@@ -74,9 +74,14 @@ internal sealed class StressCounters
     /// <summary>Hook-order faults: OnConnected twice, OnDisconnected twice, or OnDisconnected without OnConnected.</summary>
     public long HookFaults => Interlocked.Read(ref _hookFaults);
 
+    /// <summary>The disconnect timeout each session gets in OnConnected; null keeps the library's default.</summary>
+    public TimeSpan? DisconnectTimeout { get; set; }
+
     /// <summary>A session's OnConnected; <paramref name="life"/> is that session's own field (0 new, 1 connected, 2 disconnected).</summary>
-    public void OnOpened(ref int life)
+    public void OnOpened(StreamSession session, ref int life)
     {
+        if (DisconnectTimeout is { } timeout)
+            session.OptionDisconnectTimeout = timeout;
         Interlocked.Increment(ref _opened);
         if (Interlocked.CompareExchange(ref life, 1, 0) != 0)
             Interlocked.Increment(ref _hookFaults);
@@ -126,7 +131,7 @@ internal sealed class StressTcpServer(bool echo) : TcpServer(IPAddress.Loopback,
     {
         private int _life;
 
-        protected override void OnConnected() => counters.OnOpened(ref _life);
+        protected override void OnConnected() => counters.OnOpened(this, ref _life);
 
         protected override void OnReceived(byte[] buffer, long offset, long size) => counters.Received(this, buffer, offset, size);
 
@@ -148,7 +153,7 @@ internal sealed class StressSslServer(SslContext context, bool echo) : SslServer
     {
         private int _life;
 
-        protected override void OnConnected() => counters.OnOpened(ref _life);
+        protected override void OnConnected() => counters.OnOpened(this, ref _life);
 
         protected override void OnReceived(byte[] buffer, long offset, long size) => counters.Received(this, buffer, offset, size);
 
@@ -170,7 +175,7 @@ internal sealed class StressUdsServer(string path, bool echo) : UdsServer(path),
     {
         private int _life;
 
-        protected override void OnConnected() => counters.OnOpened(ref _life);
+        protected override void OnConnected() => counters.OnOpened(this, ref _life);
 
         protected override void OnReceived(byte[] buffer, long offset, long size) => counters.Received(this, buffer, offset, size);
 
