@@ -61,8 +61,12 @@ internal static partial class Scenarios
         try
         {
             // Everyone connected first, then the load: connects that wait behind a full load starve on a loaded machine.
-            for (var i = 0; i < clientCount; i++)
-                clients.Add(await protocol.ConnectAsync(server.Endpoint, stop.Token).ConfigureAwait(false));
+            for (var batch = 0; batch < clientCount; batch += 25)
+            {
+                var connects = Enumerable.Range(batch, Math.Min(25, clientCount - batch)).Select(_ => protocol.ConnectAsync(server.Endpoint, stop.Token)).ToArray();
+                clients.AddRange(await Task.WhenAll(connects).ConfigureAwait(false));
+            }
+            var connectTook = clock.Elapsed;
             var everyone = Stopwatch.StartNew();
             while (server.Counters.Opened < clientCount && everyone.Elapsed < TimeSpan.FromSeconds(10))
                 await Task.Delay(20, stop.Token).ConfigureAwait(false);
@@ -110,7 +114,9 @@ internal static partial class Scenarios
 
             phase = "waiting for the clients to see the end";
             // Every client sees its connection end (end of stream or reset), so none of its loops is left running.
+            var ending = Stopwatch.StartNew();
             var ended = await Task.WhenAny(Task.WhenAll(loops), Task.Delay(TimeSpan.FromSeconds(15))).ConfigureAwait(false);
+            var endTook = ending.Elapsed;
             var clientsEnded = loops.Count(l => l.IsCompleted);
             var closedOnce = server.Counters.Closed;
             var lifecycle = server.Counters.Opened == closedOnce && server.Counters.HookFaults == 0;
@@ -156,9 +162,9 @@ internal static partial class Scenarios
             var passed = thrown == null && returned && sessionsAfter == 0 && ended != null && clientsEnded == clientCount && lifecycle
                 && rebound && idleCpu < loadCpu / 2 && Interlocked.Read(ref unobserved) == 0 && Interlocked.Read(ref multicastExceptions) == 0 && errors.Count == 0;
             return new StressResult(name, protocol.Name, passed,
-                $"{clientCount} clients ({clientCount - readers} never reading) at {loadRate / 1048576:0.0} MiB/s read (echo and multicast), cpu {loadCpu:0.00} s/s; " +
+                $"{clientCount} clients ({clientCount - readers} never reading) connected in {connectTook.TotalSeconds:0.0} s, at {loadRate / 1048576:0.0} MiB/s read (echo and multicast), cpu {loadCpu:0.00} s/s; " +
                 $"{(restart ? "Restart" : "Stop")} {(thrown != null ? "THREW " + thrown.GetType().Name + ": " + thrown.Message : returned ? "returned true" : "returned FALSE")} in {stopTook.TotalMilliseconds:0} ms (disconnect timeout {disconnectTimeout.TotalSeconds:0} s), " +
-                $"{sessionsAfter} sessions left, {clientsEnded}/{clientCount} clients saw the end; " +
+                $"{sessionsAfter} sessions left, {clientsEnded}/{clientCount} clients saw the end within {endTook.TotalSeconds:0.0} s; " +
                 $"{server.Counters.Opened} OnConnected ({opened} before the stop), {closedOnce} OnDisconnected, {server.Counters.HookFaults} hook-order faults; " +
                 $"{rebind}; cpu after {string.Join(", ", idleWindows.Select(c => c.ToString("0.00")))} s/s; {Interlocked.Read(ref unobserved)} unobserved task exceptions, {multicastExceptions} from Multicast, " +
                 $"{(errors.Count == 0 ? "no OnError but quiet closes" : "OnError " + string.Join(", ", errors))}",
