@@ -87,28 +87,39 @@ internal static partial class Scenarios
             multicaster.Start();
             phase = "loading";
 
+            // The load's length and the Stop are timed on a thread of their own, as a user's Stop comes from theirs: under
+            // this load a thread-pool continuation can wait seconds for its turn.
             var cpu = CpuTime();
             var bytes = Interlocked.Read(ref received);
             var window = Stopwatch.StartNew();
-            await Task.Delay(load, stop.Token).ConfigureAwait(false);
-            var loadCpu = (CpuTime() - cpu).TotalSeconds / window.Elapsed.TotalSeconds;
-            var loadRate = (Interlocked.Read(ref received) - bytes) / window.Elapsed.TotalSeconds;
-            var opened = server.Counters.Opened;
-
-            phase = restart ? "in Restart" : "in Stop";
+            double loadCpu = 0, loadRate = 0;
+            long opened = 0, sessionsAfter = -1;
             Exception? thrown = null;
             var returned = false;
-            var stopping = Stopwatch.StartNew();
-            try
+            var stopTook = TimeSpan.Zero;
+            var stopped = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+            var stopper = new Thread(() =>
             {
-                returned = restart ? server.Restart() : server.Stop();
-            }
-            catch (Exception exception)
-            {
-                thrown = exception;
-            }
-            var stopTook = stopping.Elapsed;
-            var sessionsAfter = server.ConnectedSessions;
+                Thread.Sleep(load);
+                loadCpu = (CpuTime() - cpu).TotalSeconds / window.Elapsed.TotalSeconds;
+                loadRate = (Interlocked.Read(ref received) - bytes) / window.Elapsed.TotalSeconds;
+                opened = server.Counters.Opened;
+                phase = restart ? "in Restart" : "in Stop";
+                var stopping = Stopwatch.StartNew();
+                try
+                {
+                    returned = restart ? server.Restart() : server.Stop();
+                }
+                catch (Exception exception)
+                {
+                    thrown = exception;
+                }
+                stopTook = stopping.Elapsed;
+                sessionsAfter = server.ConnectedSessions;
+                stopped.SetResult();
+            }) { IsBackground = true, Name = "stress stopper" };
+            stopper.Start();
+            await stopped.Task.WaitAsync(TimeSpan.FromSeconds(60), stop.Token).ConfigureAwait(false);
             Volatile.Write(ref multicasting, false);
             multicaster.Join();
 
@@ -170,7 +181,7 @@ internal static partial class Scenarios
                 $"{(errors.Count == 0 ? "no OnError but quiet closes" : "OnError " + string.Join(", ", errors))}",
                 clock.Elapsed);
         }
-        catch (OperationCanceledException) when (stop.IsCancellationRequested)
+        catch (Exception exception) when (exception is TimeoutException || stop.IsCancellationRequested)
         {
             return new StressResult(name, protocol.Name, false, $"still {phase} after {clock.Elapsed.TotalSeconds:0} s; {server.ConnectedSessions} sessions, {server.Counters.Opened} OnConnected, {server.Counters.Closed} OnDisconnected", clock.Elapsed);
         }
