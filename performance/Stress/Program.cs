@@ -8,8 +8,10 @@ namespace NetCoreServer.Performance.Stress;
 
 /// <summary>
 /// Runs hostile-peer scenarios against our servers over tcp, ssl and uds, each bounded in time, and prints one table:
-/// churn, descriptor flood, TLS handshake flood, slow reader, fast writer, slowloris, burst (see each scenario's doc).
-/// Usage: <c>Stress [--protocol tcp|ssl|uds|all] [--scale N] [--only NAME]</c>; everything talks to loopback only.
+/// churn, descriptor flood, TLS handshake flood, slow reader, fast writer, slowloris, burst, concurrency, stop and restart
+/// under load (see each scenario's doc). Usage: <c>Stress [--protocol tcp|ssl|uds|all] [--scale 0.05-10] [--quick]
+/// [--only NAME]</c>: a scale below 1 shrinks every count and length (the tests run the scenarios at 0.1), --quick is
+/// --scale 0.2; everything talks to loopback only.
 /// Exit code 0 when every scenario held, 1 otherwise.
 /// </summary>
 internal static class Program
@@ -17,7 +19,7 @@ internal static class Program
     private static async Task<int> Main(string[] args)
     {
         var protocols = new List<StressProtocol> { StressProtocol.Tcp, StressProtocol.Ssl, StressProtocol.Uds };
-        var scale = 1;
+        var scale = 1.0;
         string? only = null;
         for (var i = 0; i < args.Length; i++)
         {
@@ -29,13 +31,16 @@ internal static class Program
                         protocols = protocols.Where(p => p.Name == name).ToList();
                     break;
                 case "--scale" when i + 1 < args.Length:
-                    scale = Math.Clamp(int.Parse(args[++i], System.Globalization.CultureInfo.InvariantCulture), 1, 10);
+                    scale = Math.Clamp(double.Parse(args[++i], System.Globalization.CultureInfo.InvariantCulture), 0.05, 10);
+                    break;
+                case "--quick":
+                    scale = 0.2;
                     break;
                 case "--only" when i + 1 < args.Length:
                     only = args[++i];
                     break;
                 default:
-                    Console.Error.WriteLine("usage: Stress [--protocol tcp|ssl|uds|all] [--scale 1-10] [--only scenario]");
+                    Console.Error.WriteLine("usage: Stress [--protocol tcp|ssl|uds|all] [--scale 0.05-10] [--quick] [--only scenario]");
                     return 2;
             }
         }
@@ -57,14 +62,14 @@ internal static class Program
                     result = new StressResult(name, protocol.Name, false, "threw: " + exception.GetType().Name + ": " + exception.Message, clock.Elapsed);
                 }
                 results.Add(result);
-                Console.Error.WriteLine($"  {(result.Passed ? "held" : "FAILED")}: {result.Figures}");
+                Console.Error.WriteLine($"  {(result.Held ? "held" : "FAILED")}: {result.Figures}");
             }
         }
 
         Console.WriteLine($"| scenario | protocol | held | seconds | figures |");
         Console.WriteLine($"|---|---|---|---|---|");
         foreach (var result in results)
-            Console.WriteLine($"| {result.Scenario} | {result.Protocol} | {(result.Passed ? "yes" : "NO")} | {result.Elapsed.TotalSeconds:0.0} | {result.Figures} |");
-        return results.All(r => r.Passed) ? 0 : 1;
+            Console.WriteLine($"| {result.Scenario} | {result.Protocol} | {(result.Held ? "yes" : result.Passed ? "NO (rate)" : "NO")} | {result.Elapsed.TotalSeconds:0.0} | {result.Figures} |");
+        return results.All(r => r.Held) ? 0 : 1;
     }
 }

@@ -9,9 +9,9 @@ namespace NetCoreServer.Performance.Stress;
 internal static partial class Scenarios
 {
     /// <summary>Connect, send, read the echo, disconnect, many times: sessions, heap, RSS and descriptors return to their start.</summary>
-    private static async Task<StressResult> ChurnAsync(StressProtocol protocol, int scale)
+    private static async Task<StressResult> ChurnAsync(StressProtocol protocol, double scale)
     {
-        var cycles = (protocol.Secure ? 4_000 : 20_000) * scale;
+        var cycles = Scaled(protocol.Secure ? 4_000 : 20_000, scale);
         using var server = protocol.StartServer(echo: true);
         var before = Settled();
         var clock = Stopwatch.StartNew();

@@ -16,11 +16,11 @@ internal static partial class Scenarios
     /// 16 threads call Send, SendAsync, Multicast and Disconnect on the same sessions for 10 s: no exception, no deadlock,
     /// and on every connection that stayed open each thread's frames arrive all, whole and in order.
     /// </summary>
-    private static async Task<StressResult> ConcurrencyAsync(StressProtocol protocol, int scale)
+    private static async Task<StressResult> ConcurrencyAsync(StressProtocol protocol, double scale)
     {
-        const int clientCount = 20;
-        const int threads = 16;
-        var length = TimeSpan.FromSeconds(10);
+        var clientCount = Scaled(20, scale, 8);
+        var threads = Scaled(16, scale, 4);
+        var length = TimeSpan.FromSeconds(10 * Math.Min(scale, 1));
         using var server = protocol.StartServer(echo: false);
         using var stop = new CancellationTokenSource(TimeSpan.FromMinutes(2));
         var clock = Stopwatch.StartNew();

@@ -15,9 +15,9 @@ internal static partial class Scenarios
     /// client from another address is served meanwhile (TCP, TLS: the per-address cap). Unix sockets have no address, so
     /// there the global cap applies and the good client is served once the flood leaves.
     /// </summary>
-    private static async Task<StressResult> DescriptorFloodAsync(StressProtocol protocol, int scale)
+    private static async Task<StressResult> DescriptorFloodAsync(StressProtocol protocol, double scale)
     {
-        var cap = 1000 * scale;
+        var cap = Scaled(1000, scale, 100) / 100 * 100;
         var perAddress = protocol != StressProtocol.Uds;
         using var server = protocol.StartServer(echo: true, s =>
         {
@@ -104,11 +104,11 @@ internal static partial class Scenarios
     }
 
     /// <summary>Peers that send a ClientHello and never finish: memory bounded by the pending-handshake cap, a good client still gets in.</summary>
-    private static async Task<StressResult> HandshakeFloodAsync(StressProtocol protocol, int scale)
+    private static async Task<StressResult> HandshakeFloodAsync(StressProtocol protocol, double scale)
     {
         if (!protocol.Secure)
             return StressResult.Skipped("tls handshake flood", protocol, "no handshake");
-        var count = 2_000 * scale;
+        var count = Scaled(2_000, scale);
         var hello = await StressProtocol.CaptureClientHelloAsync().ConfigureAwait(false);
         using var server = protocol.StartServer(echo: true);
         var ssl = (SslServer)server;

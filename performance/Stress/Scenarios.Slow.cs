@@ -13,11 +13,11 @@ internal static partial class Scenarios
 {
     /// <summary>
     /// 500 connections that send one byte and then hold the connection, beside 10 normal clients: the normal ones keep
-    /// their rate, the slow ones are dropped at the idle timeout.
+    /// their rate and are never dropped, the slow ones are dropped at the idle timeout (TLS: the handshake timeout).
     /// </summary>
-    private static async Task<StressResult> SlowlorisAsync(StressProtocol protocol, int scale)
+    private static async Task<StressResult> SlowlorisAsync(StressProtocol protocol, double scale)
     {
-        const int slowCount = 500;
+        var slowCount = Scaled(500, scale);
         var idle = TimeSpan.FromSeconds(2);
         using var server = protocol.StartServer(echo: true, s =>
         {
@@ -43,13 +43,22 @@ internal static partial class Scenarios
             }
             // Measured across the idle timeout: the normal clients stay active, so only the slow ones are dropped.
             var beside = await RoundTripsForAsync(normal, idle * 2, stop.Token).ConfigureAwait(false);
-            var dropped = server.Counters.ClosedWith(DisconnectReason.Timeout) + server.Counters.ClosedWith(DisconnectReason.HandshakeFailed);
+            long Dropped() => server.Counters.ClosedWith(DisconnectReason.Timeout) + server.Counters.ClosedWith(DisconnectReason.HandshakeFailed);
+            var droppedInWindow = Dropped();
+            // A loaded machine may sweep late: wait (bounded) for the rest, then check that the normal ones still work.
+            var late = Stopwatch.StartNew();
+            while (Dropped() < slowCount && late.Elapsed < TimeSpan.FromSeconds(10))
+                await Task.Delay(50, stop.Token).ConfigureAwait(false);
+            var dropped = Dropped();
+            var otherClosures = Enumerable.Range(0, 16).Sum(reason => server.Counters.ClosedWith((DisconnectReason)reason)) - dropped;
+            await RoundTripsForAsync(normal, TimeSpan.FromMilliseconds(200), stop.Token).ConfigureAwait(false);
             var ratio = beside / alone;
-            var passed = dropped >= slowCount && ratio >= 0.9 && server.ConnectedSessions == normal.Count;
+            var passed = dropped == slowCount && otherClosures == 0 && server.ConnectedSessions == normal.Count;
             return new StressResult("slowloris", protocol.Name, passed,
                 $"10 clients: {alone:0} round trips/s alone, {beside:0}/s beside {slowCount} silent connections ({ratio:P0}); " +
-                $"{dropped} slow ones dropped within {idle.TotalSeconds * 2:0} s (idle timeout {idle.TotalSeconds:0} s{(protocol.Secure ? "; TLS: at the handshake timeout or the idle one" : "")}), {server.ConnectedSessions} sessions left",
-                clock.Elapsed);
+                $"{droppedInWindow} slow ones dropped within {idle.TotalSeconds * 2:0} s, {dropped} in all (idle timeout {idle.TotalSeconds:0} s{(protocol.Secure ? "; TLS: at the handshake timeout or the idle one" : "")}), " +
+                $"{otherClosures} other sessions closed, {server.ConnectedSessions} sessions left",
+                clock.Elapsed, RatesHeld: ratio >= 0.9 && droppedInWindow == slowCount);
         }
         finally
         {
@@ -79,9 +88,9 @@ internal static partial class Scenarios
     }
 
     /// <summary>Many clients each echo a large amount, then all leave: RSS returns near its starting level within seconds.</summary>
-    private static async Task<StressResult> BurstAsync(StressProtocol protocol, int scale)
+    private static async Task<StressResult> BurstAsync(StressProtocol protocol, double scale)
     {
-        var clients = 50 * scale;
+        var clients = Scaled(50, scale, 2);
         const long perClient = 20L * 1024 * 1024;
         using var server = protocol.StartServer(echo: true);
         using var stop = new CancellationTokenSource(TimeSpan.FromMinutes(3));
@@ -97,6 +106,7 @@ internal static partial class Scenarios
                 await Task.Delay(100).ConfigureAwait(false);
             }
         });
+        var whole = 0;
         await Task.WhenAll(Enumerable.Range(0, clients).Select(async _ =>
         {
             await using var stream = await protocol.ConnectAsync(server.Endpoint, stop.Token).ConfigureAwait(false);
@@ -107,7 +117,8 @@ internal static partial class Scenarios
                     await stream.WriteAsync(chunk, stop.Token).ConfigureAwait(false);
             });
             var buffer = new byte[256 * 1024];
-            for (long got = 0; got < perClient;)
+            long got = 0;
+            while (got < perClient)
             {
                 var n = await stream.ReadAsync(buffer, stop.Token).ConfigureAwait(false);
                 if (n == 0)
@@ -115,6 +126,8 @@ internal static partial class Scenarios
                 got += n;
             }
             await writing.ConfigureAwait(false);
+            if (got == perClient)
+                Interlocked.Increment(ref whole);
         })).ConfigureAwait(false);
         var burst = clock.Elapsed;
         Volatile.Write(ref sampling, false);
@@ -123,9 +136,9 @@ internal static partial class Scenarios
         // No collection forced here: what the library gives back by itself is what is measured.
         await Task.Delay(TimeSpan.FromSeconds(4)).ConfigureAwait(false);
         var after = ProcessProbe.Now();
-        var passed = after.RssMiB <= before.RssMiB * 1.5;
+        var passed = whole == clients && server.ConnectedSessions == 0 && after.RssMiB <= before.RssMiB * 1.5;
         return new StressResult("burst", protocol.Name, passed,
-            $"{clients} clients x {perClient >> 20} MiB echoed in {burst.TotalSeconds:0.0} s; rss {before.RssMiB} MiB before, {peak} MiB peak, " +
+            $"{clients} clients x {perClient >> 20} MiB echoed in {burst.TotalSeconds:0.0} s ({whole} got every byte back), {server.ConnectedSessions} sessions left; rss {before.RssMiB} MiB before, {peak} MiB peak, " +
             $"{after.RssMiB} MiB 4 s after ({(double)after.RssMiB / before.RssMiB:0.00}x); heap {after.HeapMiB} MiB",
             clock.Elapsed);
     }

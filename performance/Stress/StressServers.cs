@@ -23,6 +23,10 @@ internal interface IStressServer : IDisposable
 
     bool Stop();
 
+    bool Restart();
+
+    bool IsStarted { get; }
+
     bool Multicast(byte[] buffer);
 
     /// <summary>What the server's sessions and refusals counted.</summary>
@@ -35,6 +39,8 @@ internal sealed class StressCounters
     private readonly long[] _closed = new long[16];
     private long _refused;
     private long _refusals;
+    private long _opened;
+    private long _hookFaults;
 
     public StressCounters(bool echo) => Echo = echo;
 
@@ -55,12 +61,54 @@ internal sealed class StressCounters
     {
         if (error == System.Net.Sockets.SocketError.NoBufferSpaceAvailable)
             Interlocked.Increment(ref _refusals);
+        else
+            Errors.Add(error);
     }
 
-    public void OnClosed(DisconnectReason reason) => Interlocked.Increment(ref _closed[(int)reason]);
+    /// <summary>Errors other than refused sends that sessions reported through OnError.</summary>
+    public System.Collections.Concurrent.ConcurrentBag<System.Net.Sockets.SocketError> Errors { get; } = new();
+
+    /// <summary>Sessions that ran OnConnected.</summary>
+    public long Opened => Interlocked.Read(ref _opened);
+
+    /// <summary>Hook-order faults: OnConnected twice, OnDisconnected twice, or OnDisconnected without OnConnected.</summary>
+    public long HookFaults => Interlocked.Read(ref _hookFaults);
+
+    /// <summary>The disconnect timeout each session gets in OnConnected; null keeps the library's default.</summary>
+    public TimeSpan? DisconnectTimeout { get; set; }
+
+    /// <summary>A session's OnConnected; <paramref name="life"/> is that session's own field (0 new, 1 connected, 2 disconnected).</summary>
+    public void OnOpened(StreamSession session, ref int life)
+    {
+        if (DisconnectTimeout is { } timeout)
+            session.OptionDisconnectTimeout = timeout;
+        Interlocked.Increment(ref _opened);
+        if (Interlocked.CompareExchange(ref life, 1, 0) != 0)
+            Interlocked.Increment(ref _hookFaults);
+    }
+
+    /// <summary>A session's OnDisconnected: counted by reason, once per session that was connected.</summary>
+    public void OnClosed(ref int life, DisconnectReason reason)
+    {
+        if (Interlocked.Exchange(ref life, 2) != 1)
+            Interlocked.Increment(ref _hookFaults);
+        Interlocked.Increment(ref _closed[(int)reason]);
+    }
 
     /// <summary>Sessions closed, by reason.</summary>
     public long ClosedWith(DisconnectReason reason) => Interlocked.Read(ref _closed[(int)reason]);
+
+    /// <summary>Sessions closed, whatever the reason.</summary>
+    public long Closed
+    {
+        get
+        {
+            long total = 0;
+            for (var i = 0; i < _closed.Length; i++)
+                total += Interlocked.Read(ref _closed[i]);
+            return total;
+        }
+    }
 
     public void Received(StreamSession session, byte[] buffer, long offset, long size)
     {
@@ -81,11 +129,15 @@ internal sealed class StressTcpServer(bool echo) : TcpServer(IPAddress.Loopback,
 
     private sealed class Session(TcpServer server, StressCounters counters) : TcpSession(server)
     {
+        private int _life;
+
+        protected override void OnConnected() => counters.OnOpened(this, ref _life);
+
         protected override void OnReceived(byte[] buffer, long offset, long size) => counters.Received(this, buffer, offset, size);
 
         protected override void OnError(System.Net.Sockets.SocketError error) => counters.OnError(error);
 
-        protected override void OnDisconnected() => counters.OnClosed(DisconnectReason);
+        protected override void OnDisconnected() => counters.OnClosed(ref _life, DisconnectReason);
     }
 }
 
@@ -99,11 +151,15 @@ internal sealed class StressSslServer(SslContext context, bool echo) : SslServer
 
     private sealed class Session(SslServer server, StressCounters counters) : SslSession(server)
     {
+        private int _life;
+
+        protected override void OnConnected() => counters.OnOpened(this, ref _life);
+
         protected override void OnReceived(byte[] buffer, long offset, long size) => counters.Received(this, buffer, offset, size);
 
         protected override void OnError(System.Net.Sockets.SocketError error) => counters.OnError(error);
 
-        protected override void OnDisconnected() => counters.OnClosed(DisconnectReason);
+        protected override void OnDisconnected() => counters.OnClosed(ref _life, DisconnectReason);
     }
 }
 
@@ -117,10 +173,14 @@ internal sealed class StressUdsServer(string path, bool echo) : UdsServer(path),
 
     private sealed class Session(UdsServer server, StressCounters counters) : UdsSession(server)
     {
+        private int _life;
+
+        protected override void OnConnected() => counters.OnOpened(this, ref _life);
+
         protected override void OnReceived(byte[] buffer, long offset, long size) => counters.Received(this, buffer, offset, size);
 
         protected override void OnError(System.Net.Sockets.SocketError error) => counters.OnError(error);
 
-        protected override void OnDisconnected() => counters.OnClosed(DisconnectReason);
+        protected override void OnDisconnected() => counters.OnClosed(ref _life, DisconnectReason);
     }
 }
