@@ -33,9 +33,7 @@ internal sealed partial class DatagramEngine
         }
         catch (SocketException e)
         {
-            if (!_closed && DatagramErrors.IsReportable(e.SocketErrorCode))
-                ReportInline(e.SocketErrorCode);
-            return -1;
+            return BlockingFailed(e.SocketErrorCode);
         }
         catch (ObjectDisposedException)
         {
