@@ -1,10 +1,6 @@
-using System;
 using System.Net;
-using System.Net.Security;
 using System.Net.Sockets;
-using System.Security.Cryptography.X509Certificates;
 using NetCoreServer.Core;
-using NetCoreServer.Ssl;
 using NetCoreServer.Transports;
 
 namespace NetCoreServer;
