@@ -124,19 +124,19 @@ public sealed class UdpLifecycleTests
         Assert.That(lateHooks, Is.Zero, "OnReceived after Stop returned");
     }
 
+    // The interleaving in which the close comes between the loop's last closed check and its parking (no hook runs
+    // there) is tested on the gate itself: ReceiveGateTests.
     [Test]
     public async Task StopWhileTheReceiveLoopParksWakesItAndReturnsAtOnce()
     {
         using var server = new TestUdpServer(IPAddress.Loopback, echo: false) { Rearm = false };
         server.Start();
         var engine = server.CurrentEngine!;
-        var race = new ParkingRace();
-        race.Attach(engine);
         server.ReceiveAsync();
         using var client = new TestUdpClient(new IPEndPoint(IPAddress.Loopback, server.BoundPort)) { Rearm = false };
         client.Connect();
         client.Send("one");
-        await Wait.For(race.Parking, "the server's receive loop about to park after OnReceived");
+        await Wait.For(server.Received.Reaches(1), "the server's OnReceived, after which its receive loop parks");
 
         // A bound on a hang, not a speed test: a missed wake-up makes Stop wait out the 5 s loop-exit timeout.
         await Wait.For(Task.Run(server.Stop), "Stop to return while the receive loop parks", TimeSpan.FromSeconds(2));
@@ -151,11 +151,9 @@ public sealed class UdpLifecycleTests
         using var client = new TestUdpClient(new IPEndPoint(IPAddress.Loopback, server.BoundPort)) { Rearm = false };
         client.Connect();
         var engine = client.CurrentEngine!;
-        var race = new ParkingRace();
-        race.Attach(engine);
         client.ReceiveAsync();
         client.Send("one");
-        await Wait.For(race.Parking, "the client's receive loop about to park after OnReceived (the echo)");
+        await Wait.For(client.Received.Reaches(1), "the client's OnReceived (the echo), after which its receive loop parks");
 
         await Wait.For(Task.Run(client.Disconnect), "Disconnect to return while the receive loop parks", TimeSpan.FromSeconds(2));
         Assert.That(engine.Loops.IsCompleted, Is.True, "both loops ended before Disconnect returned");

@@ -6,7 +6,9 @@ namespace NetCoreServer.Core;
 /// <summary>
 /// What the engine calls back into: a server session or a client. Each call except <see cref="EngineReleased"/> and
 /// <see cref="EngineCounted"/> reaches user hooks, so the engine never makes one while holding a lock, and raises them
-/// through <see cref="Hooks"/> (which records the running hook and applies the rule for exceptions).
+/// through <see cref="Hooks"/> (which records the running hook and applies the rule for exceptions). Implemented by
+/// <see cref="StreamConnection"/> (every session and client) and by the engine tests' recording host, which drive the
+/// engine over an in-memory transport without any public class.
 /// </summary>
 internal interface IStreamSessionHost
 {

@@ -198,21 +198,11 @@ public abstract class StreamClient : StreamConnection
 
     /// <summary>Disconnects, then connects synchronously.</summary>
     /// <returns>False if not connected or if the new connect failed.</returns>
-    public virtual bool Reconnect()
-    {
-        if (!Disconnect())
-            return false;
-        return Connect();
-    }
+    public virtual bool Reconnect() => Disconnect() && Connect();
 
     /// <summary>Disconnects, then starts an asynchronous connect.</summary>
     /// <returns>False if not connected or the connect could not start.</returns>
-    public virtual bool ReconnectAsync()
-    {
-        if (!DisconnectAsync())
-            return false;
-        return ConnectAsync();
-    }
+    public virtual bool ReconnectAsync() => DisconnectAsync() && ConnectAsync();
 
     private protected override void DisposeConnection() => Disconnect();
 

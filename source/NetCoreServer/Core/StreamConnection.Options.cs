@@ -121,7 +121,7 @@ public abstract partial class StreamConnection
     /// <see cref="OptionSendHighWatermark"/>) is not idle. Measured by the receive loop, so a client that only uses the
     /// blocking <c>Receive</c> is not watched. Default <see cref="TimeSpan.Zero"/>: no idle timeout, as in NetCoreServer,
     /// since long-lived quiet connections are legitimate for many protocols; servers facing the internet should set one
-    /// (sessions take <see cref="StreamServer{TSession}.OptionIdleTimeout"/>). Set it before the connection starts
+    /// (sessions take <see cref="StreamServer.OptionIdleTimeout"/>). Set it before the connection starts
     /// receiving (in <see cref="OnConnecting"/> at the latest). Checked four times a second by one shared timer, so a
     /// connection closes up to a quarter of a second after its timeout; choose seconds, not milliseconds (a process
     /// stalled by its machine or a long garbage collection sees every connection as idle for that long).

@@ -1,8 +1,7 @@
 namespace NetCoreServer;
 
-// The TCP options are ignored by Unix-socket servers.
-
-public abstract partial class StreamServer<TSession>
+// The options of every stream server; sessions read theirs when created. The TCP options are ignored by Unix-socket servers.
+public abstract partial class StreamServer
 {
     /// <summary>Length of the pending-connections queue passed to listen (default 1024).</summary>
     public int OptionAcceptorBacklog { get; set; } = 1024;

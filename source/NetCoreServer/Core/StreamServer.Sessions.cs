@@ -182,42 +182,19 @@ public abstract partial class StreamServer<TSession>
         }
     }
 
-    private void Count(long received, long sent)
-    {
-        if (received != 0)
-            Interlocked.Add(ref _bytesReceived, received);
-        if (sent != 0)
-            Interlocked.Add(ref _bytesSent, sent);
-    }
+    internal override void RaiseConnecting(StreamSession session) => OnConnecting((TSession)session);
 
-    void ISessionOwner.RaiseConnecting(StreamSession session) => OnConnecting((TSession)session);
+    internal override void RaiseConnected(StreamSession session) => OnConnected((TSession)session);
 
-    void ISessionOwner.RaiseConnected(StreamSession session) => OnConnected((TSession)session);
+    internal override void RaiseDisconnecting(StreamSession session) => OnDisconnecting((TSession)session);
 
-    void ISessionOwner.RaiseDisconnecting(StreamSession session) => OnDisconnecting((TSession)session);
+    internal override void RaiseDisconnected(StreamSession session) => OnDisconnected((TSession)session);
 
-    void ISessionOwner.RaiseDisconnected(StreamSession session) => OnDisconnected((TSession)session);
-
-    void ISessionOwner.Unregister(StreamSession session)
+    internal override void Unregister(StreamSession session)
     {
         UnregisterSession(session.Id);
         ReleaseAdmission(session.AdmittedAddress);
     }
-
-    void ISessionOwner.Count(long received, long sent) => Count(received, sent);
-
-    void ISessionOwner.ConfigureAccepted(Socket socket)
-    {
-        if (socket.AddressFamily == AddressFamily.Unix)
-            return;
-        Tcp.TcpSocketOptions.Apply(socket, OptionKeepAlive, OptionTcpKeepAliveTime, OptionTcpKeepAliveInterval, OptionTcpKeepAliveRetryCount, OptionNoDelay);
-    }
-
-    int ISessionOwner.ReceiveBufferSize => OptionReceiveBufferSize;
-
-    int ISessionOwner.SendBufferSize => OptionSendBufferSize;
-
-    TimeSpan ISessionOwner.IdleTimeout => OptionIdleTimeout;
 
     /// <summary>Called after the listening socket is bound, before it listens; on the thread calling <see cref="Start"/>.</summary>
     protected virtual void OnStarting()

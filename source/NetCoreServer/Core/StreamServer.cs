@@ -18,7 +18,7 @@ namespace NetCoreServer;
 /// session.OnDisconnected, server.OnDisconnected.
 /// </summary>
 /// <typeparam name="TSession">The session type of this server.</typeparam>
-public abstract partial class StreamServer<TSession> : IDisposable, ISessionOwner
+public abstract partial class StreamServer<TSession> : StreamServer, IDisposable
     where TSession : StreamSession
 {
     private static readonly TimeSpan s_acceptRetryDelay = TimeSpan.FromMilliseconds(50);
@@ -30,8 +30,6 @@ public abstract partial class StreamServer<TSession> : IDisposable, ISessionOwne
     // stopped with the others) or closed unseen after it.
     private readonly object _acceptLock = new();
     private Socket? _listener;
-    private long _bytesSent;
-    private long _bytesReceived;
 
     /// <summary>Creates a server for any endpoint.</summary>
     /// <param name="target">The endpoint, and the address and port as given by the user.</param>
@@ -68,12 +66,6 @@ public abstract partial class StreamServer<TSession> : IDisposable, ISessionOwne
     /// <summary>Bytes queued and not yet sent, summed over all sessions (computed on read).</summary>
     public long BytesPending => Sessions.Values.Sum(s => s.BytesPending + s.BytesSending);
 
-    /// <summary>Bytes sent by all sessions since <see cref="Start"/>.</summary>
-    public long BytesSent => Interlocked.Read(ref _bytesSent);
-
-    /// <summary>Bytes received by all sessions since <see cref="Start"/>.</summary>
-    public long BytesReceived => Interlocked.Read(ref _bytesReceived);
-
     /// <summary>Creates the listening socket; override to customise it.</summary>
     /// <returns>A new, unbound socket for <see cref="Endpoint"/>.</returns>
     protected virtual Socket CreateSocket()
@@ -106,8 +98,7 @@ public abstract partial class StreamServer<TSession> : IDisposable, ISessionOwne
         }
 
         _listener = listener;
-        Interlocked.Exchange(ref _bytesSent, 0);
-        Interlocked.Exchange(ref _bytesReceived, 0);
+        ResetCounters();
         IsStarted = true;
         OnStarted();
         IsAccepting = true;
@@ -158,12 +149,7 @@ public abstract partial class StreamServer<TSession> : IDisposable, ISessionOwne
 
     /// <summary>Stops and starts again on the same endpoint.</summary>
     /// <returns>False if the server was not started.</returns>
-    public virtual bool Restart()
-    {
-        if (!Stop())
-            return false;
-        return Start();
-    }
+    public virtual bool Restart() => Stop() && Start();
 
     private void ConfigureListener(Socket listener)
     {

@@ -12,14 +12,14 @@ namespace NetCoreServer;
 /// </summary>
 public abstract class StreamSession : StreamConnection
 {
-    private readonly ISessionOwner _owner;
+    private readonly StreamServer _owner;
 
-    private protected StreamSession(ISessionOwner owner)
+    private protected StreamSession(StreamServer owner)
     {
         _owner = owner;
-        OptionReceiveBufferSize = owner.ReceiveBufferSize;
-        OptionSendBufferSize = owner.SendBufferSize;
-        OptionIdleTimeout = owner.IdleTimeout;
+        OptionReceiveBufferSize = owner.OptionReceiveBufferSize;
+        OptionSendBufferSize = owner.OptionSendBufferSize;
+        OptionIdleTimeout = owner.OptionIdleTimeout;
     }
 
     /// <summary>The connected socket (set when the session connects).</summary>

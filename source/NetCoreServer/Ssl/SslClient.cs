@@ -1,10 +1,6 @@
-using System;
 using System.Net;
-using System.Net.Security;
 using System.Net.Sockets;
-using System.Security.Cryptography.X509Certificates;
 using NetCoreServer.Core;
-using NetCoreServer.Ssl;
 using NetCoreServer.Transports;
 
 namespace NetCoreServer;
@@ -14,7 +10,7 @@ namespace NetCoreServer;
 /// The synchronous <see cref="StreamClient.Connect"/> also completes the handshake before it returns. The server name
 /// checked against the certificate (and sent as SNI) is the address or host name given to the constructor.
 /// </summary>
-public class SslClient : TcpClient
+public partial class SslClient : TcpClient
 {
     /// <summary>Creates a TLS client for an IP address and port.</summary>
     /// <param name="context">TLS settings (validation, client certificate, protocols).</param>
@@ -65,31 +61,6 @@ public class SslClient : TcpClient
 
     /// <summary>True while connected and the handshake has not completed yet.</summary>
     public bool IsHandshaking => IsConnected && !IsHandshaked;
-
-    /// <summary>True from the end of the TLS handshake until a disconnect starts (NetCoreServer clears it on disconnect too).</summary>
-    public bool IsHandshaked => TlsState.IsHandshaked(Engine);
-
-    /// <summary>Why the last handshake failed (certificate rejected, protocol mismatch, timeout), or null.</summary>
-    public Exception? HandshakeException => TlsState.HandshakeException(Engine);
-
-    /// <summary>The TLS version agreed in the handshake (None before it).</summary>
-    public System.Security.Authentication.SslProtocols NegotiatedProtocol => TlsState.Protocol(Engine);
-
-    /// <summary>The ALPN protocol agreed in the handshake (default when none).</summary>
-    public SslApplicationProtocol NegotiatedApplicationProtocol => TlsState.ApplicationProtocol(Engine);
-
-    /// <summary>The server's certificate, once handshaked.</summary>
-    public X509Certificate? RemoteCertificate => TlsState.RemoteCertificate(Engine);
-
-    /// <summary>Called when the TLS handshake starts, after OnConnected.</summary>
-    protected virtual void OnHandshaking()
-    {
-    }
-
-    /// <summary>Called when the TLS handshake has completed; data flows from now on.</summary>
-    protected virtual void OnHandshaked()
-    {
-    }
 
     private protected override IStreamTransport CreateTransport(Socket socket)
     {

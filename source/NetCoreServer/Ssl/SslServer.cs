@@ -71,7 +71,7 @@ public class SslServer : StreamServer<SslSession>
     /// At <see cref="OptionMaxPendingHandshakes"/>: drop the oldest pending handshake for the new connection (the
     /// default, <see cref="PendingHandshakePolicy.DropOldest"/>), or stop accepting until one ends
     /// (<see cref="PendingHandshakePolicy.WaitInBacklog"/>: new connections wait in the listen backlog,
-    /// <see cref="StreamServer{TSession}.OptionAcceptorBacklog"/>).
+    /// <see cref="StreamServer.OptionAcceptorBacklog"/>).
     /// </summary>
     public PendingHandshakePolicy OptionPendingHandshakePolicy
     {

@@ -1,9 +1,5 @@
-using System;
-using System.Net.Security;
 using System.Net.Sockets;
-using System.Security.Cryptography.X509Certificates;
 using NetCoreServer.Core;
-using NetCoreServer.Ssl;
 using NetCoreServer.Transports;
 
 namespace NetCoreServer;
@@ -17,7 +13,7 @@ namespace NetCoreServer;
 /// ConnectionAborted when the connection broke) and closes the session with
 /// <see cref="NetCoreServer.DisconnectReason.HandshakeFailed"/>.
 /// </summary>
-public class SslSession : StreamSession
+public partial class SslSession : StreamSession
 {
     /// <summary>Creates a session for <paramref name="server"/>.</summary>
     /// <param name="server">The server that accepted the connection.</param>
@@ -29,31 +25,6 @@ public class SslSession : StreamSession
 
     /// <summary>The server this session belongs to.</summary>
     public SslServer Server { get; }
-
-    /// <summary>True from the end of the TLS handshake until a disconnect starts (NetCoreServer clears it on disconnect too).</summary>
-    public bool IsHandshaked => TlsState.IsHandshaked(Engine);
-
-    /// <summary>Why the handshake failed, when it did (a certificate error, a protocol mismatch, a timeout).</summary>
-    public Exception? HandshakeException => TlsState.HandshakeException(Engine);
-
-    /// <summary>The TLS version agreed in the handshake (None before it).</summary>
-    public System.Security.Authentication.SslProtocols NegotiatedProtocol => TlsState.Protocol(Engine);
-
-    /// <summary>The ALPN protocol agreed in the handshake (default when none).</summary>
-    public SslApplicationProtocol NegotiatedApplicationProtocol => TlsState.ApplicationProtocol(Engine);
-
-    /// <summary>The client's certificate (mutual TLS), once handshaked.</summary>
-    public X509Certificate? RemoteCertificate => TlsState.RemoteCertificate(Engine);
-
-    /// <summary>Called when the TLS handshake starts, after OnConnected.</summary>
-    protected virtual void OnHandshaking()
-    {
-    }
-
-    /// <summary>Called when the TLS handshake has completed; data flows from now on.</summary>
-    protected virtual void OnHandshaked()
-    {
-    }
 
     private protected override IStreamTransport CreateTransport(Socket socket)
     {

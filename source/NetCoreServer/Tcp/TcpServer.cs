@@ -4,7 +4,7 @@ using NetCoreServer.Core;
 namespace NetCoreServer;
 
 /// <summary>
-/// TCP server over IPv4, IPv6 or both (<see cref="StreamServer{TSession}.OptionDualMode"/>). Override
+/// TCP server over IPv4, IPv6 or both (<see cref="StreamServer.OptionDualMode"/>). Override
 /// <see cref="CreateSession"/> to return your <see cref="TcpSession"/> subclass; the rest is in
 /// <see cref="StreamServer{TSession}"/>.
 /// </summary>

@@ -73,9 +73,7 @@ internal sealed partial class DatagramEngine
         }
         catch (SocketException e)
         {
-            if (!_closed && DatagramErrors.IsReportable(e.SocketErrorCode))
-                ReportInline(e.SocketErrorCode);
-            return -1;
+            return BlockingFailed(e.SocketErrorCode);
         }
         catch (ObjectDisposedException)
         {
@@ -90,6 +88,14 @@ internal sealed partial class DatagramEngine
         Interlocked.Increment(ref _datagramsSent);
         Interlocked.Add(ref _bytesSent, sent);
         return sent;
+    }
+
+    /// <summary>A blocking send or receive failed: reports the error when worth it (not after close) and returns -1.</summary>
+    private int BlockingFailed(SocketError error)
+    {
+        if (!_closed && DatagramErrors.IsReportable(error))
+            ReportInline(error);
+        return -1;
     }
 
     /// <summary>Raises OnError for a synchronous call; exceptions from the hook reach the caller.</summary>

@@ -64,10 +64,7 @@ internal sealed partial class DatagramEngine
 
     public long DatagramsReceived => Interlocked.Read(ref _datagramsReceived);
 
-    /// <summary>Test seam, null outside tests: called at each <see cref="EngineTestPoint"/> on the thread that reaches it.</summary>
-    internal Action<EngineTestPoint>? TestProbe { get; set; }
-
-    /// <summary>Completes when both loops have ended (for tests).</summary>
+    /// <summary>Completes when both loops have ended.</summary>
     internal Task Loops => Task.WhenAll(_receiveLoop, _sendLoop);
 
     /// <summary>The "any sender" endpoint of a family, used as the template the runtime fills on receive.</summary>
@@ -109,15 +106,12 @@ internal sealed partial class DatagramEngine
         Socket.Dispose();
         if (wakeSender)
             _sendSignal.Set();
-        // A receive loop not parked yet sees closed once it parks and wakes itself (KeepReceiving).
-        if (Interlocked.CompareExchange(ref _receiveState, ReceiveWanted, ReceiveParked) == ReceiveParked)
-            _receiveSignal.Set();
-        TestProbe?.Invoke(EngineTestPoint.LoopsWoken);
+        _receiveGate.Close();
         if (!Hooks.InsideAny)
         {
             try
             {
-                Task.WaitAll([_receiveLoop, _sendLoop], LoopExitTimeout);
+                Loops.Wait(LoopExitTimeout);
             }
             catch (AggregateException)
             {

@@ -137,12 +137,7 @@ public partial class UdpClient : DatagramPeer
 
     /// <summary>Disconnects and connects again (a new socket, a new ephemeral port).</summary>
     /// <returns>False if not connected, or if connecting again failed.</returns>
-    public virtual bool Reconnect()
-    {
-        if (!Disconnect())
-            return false;
-        return Connect();
-    }
+    public virtual bool Reconnect() => Disconnect() && Connect();
 
     /// <summary>Called before the socket opens, on the thread calling Connect; options set here apply to it.</summary>
     protected virtual void OnConnecting()

@@ -140,12 +140,7 @@ public partial class UdpServer : DatagramPeer
 
     /// <summary>Stops and starts again on the same endpoint (the bound port, if it was 0).</summary>
     /// <returns>False if the server was not started.</returns>
-    public virtual bool Restart()
-    {
-        if (!Stop())
-            return false;
-        return Start();
-    }
+    public virtual bool Restart() => Stop() && Start();
 
     /// <summary>Called after the socket is bound, before the server is started; on the thread calling Start.</summary>
     protected virtual void OnStarting()

@@ -38,7 +38,7 @@ internal sealed class TestUdpClient : UdpClient
 
     public ConcurrentQueue<SocketError> Errors { get; } = new();
 
-    /// <summary>The engine of the current run, for tests that use its probe.</summary>
+    /// <summary>The engine of the current run, for tests that watch its loops.</summary>
     public DatagramEngine? CurrentEngine => Engine;
 
     /// <summary>Completes when a datagram with exactly this UTF-8 text has been received.</summary>

@@ -47,7 +47,7 @@ internal sealed class TestUdpServer : UdpServer
 
     public int BoundPort => ((IPEndPoint)Endpoint).Port;
 
-    /// <summary>The engine of the current run, for tests that use its probe.</summary>
+    /// <summary>The engine of the current run, for tests that watch its loops.</summary>
     public DatagramEngine? CurrentEngine => Engine;
 
     public string[] Hooks()
