@@ -74,11 +74,17 @@ internal sealed partial class StreamSessionEngine
         return _queue.Bytes < CorkLimitLocked();
     }
 
-    // With a small send limit, half of it: a hook that queues up to the limit must find the loop already draining, as
-    // it would have without the cork.
+    // Under a small send limit, half of it, and under the high watermark: a hook that queues up to either must find
+    // the loop already draining, as it would have without the cork.
     private long CorkLimitLocked()
     {
+        long cork = CorkBytes;
         var limit = _options.SendBufferLimit;
-        return limit > 0 ? Math.Min(CorkBytes, limit / 2) : CorkBytes;
+        if (limit > 0)
+            cork = Math.Min(cork, limit / 2);
+        var high = _options.SendHighWatermark;
+        if (high > 0)
+            cork = Math.Min(cork, high);
+        return cork;
     }
 }
