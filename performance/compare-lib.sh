@@ -1,10 +1,12 @@
 # What the comparison scripts (http-vs-kestrel.sh, ws-vs-node.sh) share: one server at a time started in the
 # background and stopped by SIGTERM (SIGKILL after STOP_TIMEOUT), the exit trap that stops whatever still runs, the
-# wait for a server's "listening on" line, and the summary arithmetic over the results table. Sourced, never run.
+# Release build of the performance programs, the wait for a server's "listening on" line, the load average lines, and
+# the summary table over the results. Sourced, never run.
 #
-# The sourcing script sets SCRIPT (its name, for messages), START_TIMEOUT and STOP_TIMEOUT (seconds), RESULTS (a TSV
-# file with a header line, then one line per run: round, case, server, rate) and BASELINE (the server label the
-# paired ratios divide by); it puts the pid of a server in server_pid and of a load generator in runner_pid.
+# The sourcing script sets ROOT (the repository), OUT (its artifacts folder), SCRIPT (its name, for messages),
+# START_TIMEOUT and STOP_TIMEOUT (seconds), RESULTS (a TSV file with a header line, then one line per run: round, case,
+# server, rate) and BASELINE (the server label the paired ratios divide by); it puts the pid of a server in server_pid
+# and of a load generator in runner_pid.
 # shellcheck shell=bash
 
 server_pid=""
@@ -81,4 +83,49 @@ paired() {
 
 runs() { # runs CASE SERVER: that case's rate of every round, in round order
     awk -F '\t' -v c="$1" -v s="$2" '$2 == c && $3 == s { printf "%s%.0f", (n++ ? " " : ""), $4 }' "$RESULTS"
+}
+
+dll() { # dll PROJECT: the built assembly of performance/PROJECT
+    echo "$ROOT/performance/$1/bin/Release/net10.0/NetCoreServer.Performance.$1.dll"
+}
+
+build_projects() { # build_projects PROJECT...: builds each performance/PROJECT in Release (log in OUT); exits 1 on failure
+    local project
+    for project in "$@"; do
+        if ! dotnet build "$ROOT/performance/$project" -c Release -nologo -v quiet > "$OUT/build-$project.log" 2>&1; then
+            echo "$SCRIPT: building performance/$project failed:" >&2
+            grep -E "error|warning" "$OUT/build-$project.log" | sort -u | sed 's/^/  /' >&2 || tail -n 20 "$OUT/build-$project.log" >&2
+            exit 1
+        fi
+    done
+}
+
+load_average() { # load_average before|after: the machine's load, printed around the runs (it is shared)
+    if [[ "$1" == before ]]; then
+        echo "  ($(nproc) cores; load average before: $(cut -d ' ' -f 1-3 /proc/loadavg))"
+    else
+        echo "  (load average after: $(cut -d ' ' -f 1-3 /proc/loadavg))"
+    fi
+}
+
+# summary_table TITLE CASE...: the header, then per case the median of ours and of BASELINE (shown as TITLE), their ratio, every
+# round's rate of each, and the paired ratios with their median.
+summary_table() {
+    local title="$1" case ours baseline ratio format='%-20s %12s %12s %12s   %-28s %-28s %s\n'
+    shift
+    printf "$format" "Case" "ours" "$title" "ours/$BASELINE" "ours, per round" "$title, per round" "paired ratios : median"
+    printf "$format" "----" "----" "----" "----" "---------------" "---------------" "----------------------"
+    for case in "$@"; do
+        ours="$(median "$case" ours)"
+        baseline="$(median "$case" "$BASELINE")"
+        ratio="$(awk -v a="$ours" -v b="$baseline" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')"
+        printf "$format" "$case" "$(printf '%.0f' "$ours")" "$(printf '%.0f' "$baseline")" "$ratio" "$(runs "$case" ours)" "$(runs "$case" "$BASELINE")" "$(paired "$case")"
+    done
+}
+
+summary_ours_only() { # summary_ours_only CASE...: rows of summary_table's layout for cases with no baseline run
+    local case
+    for case in "$@"; do
+        printf '%-20s %12.0f %12s %12s   %-28s\n' "$case" "$(median "$case" ours)" "-" "-" "$(runs "$case" ours)"
+    done
 }

@@ -71,10 +71,6 @@ BASELINE=kestrel
 source "$ROOT/performance/compare-lib.sh"
 flagged=0
 
-dll() {
-    echo "$ROOT/performance/$1/bin/Release/net10.0/NetCoreServer.Performance.$1.dll"
-}
-
 # start_server LOG SERVER SCHEME: starts ours or kestrel on a free port; sets PORT from its "listening" line.
 start_server() {
     local log="$1" server="$2" scheme="$3"
@@ -137,36 +133,23 @@ measure() {
 }
 
 echo "Building the servers (Release)..."
-for project in EchoServer KestrelServer; do
-    if ! dotnet build "$ROOT/performance/$project" -c Release -nologo -v quiet > "$OUT/build-$project.log" 2>&1; then
-        echo "http-vs-kestrel.sh: building performance/$project failed:" >&2
-        grep -E "error|warning" "$OUT/build-$project.log" | sort -u | sed 's/^/  /' >&2 || tail -n 20 "$OUT/build-$project.log" >&2
-        exit 1
-    fi
-done
+build_projects EchoServer KestrelServer
 
 CASES=(fixed/http fixed/https trace/http trace/https)
 echo "Running: $ROUNDS rounds; per case ours then Kestrel, each on a fresh server: ${WARMUP_SECONDS} s warm-up, then wrk -t1 -c$CONNECTIONS -d${SECONDS_PER_RUN}s"
-echo "  ($(nproc) cores; load average before: $(cut -d ' ' -f 1-3 /proc/loadavg))"
+load_average before
 for round in $(seq 1 "$ROUNDS"); do
     for case in "${CASES[@]}"; do
         measure "$round" "$case" ours
         measure "$round" "$case" kestrel
     done
 done
-echo "  (load average after: $(cut -d ' ' -f 1-3 /proc/loadavg))"
+load_average after
 
 echo
 echo "Summary: requests/s, median of $ROUNDS runs each (fixed = GET /fixed; trace = TRACE with a $MESSAGE_SIZE-byte body)"
-printf '%-12s %10s %10s %13s   %-24s %-24s %s\n' "Case" "ours" "Kestrel" "ours/Kestrel" "ours, per round" "Kestrel, per round" "paired ratios : median"
-printf '%-12s %10s %10s %13s   %-24s %-24s %s\n' "----" "----" "-------" "------------" "---------------" "------------------" "----------------------"
-for case in "${CASES[@]}"; do
-    ours="$(median "$case" ours)"
-    kestrel="$(median "$case" kestrel)"
-    ratio="$(awk -v a="$ours" -v b="$kestrel" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')"
-    printf '%-12s %10.0f %10.0f %13s   %-24s %-24s %s\n' "$case" "$ours" "$kestrel" "$ratio" "$(runs "$case" ours)" "$(runs "$case" kestrel)" "$(paired "$case")"
-done
-echo "ours/Kestrel: ratio of the medians; paired ratios: ours/Kestrel within each round, then their median."
+summary_table Kestrel "${CASES[@]}"
+echo "ours/kestrel: ratio of the medians; paired ratios: ours/Kestrel within each round, then their median."
 echo "wrk outputs and server logs: $OUT"
 if (( flagged )); then
     echo "http-vs-kestrel.sh: some runs had non-2xx answers, socket errors or no answers (marked above)" >&2

@@ -65,10 +65,6 @@ BASELINE=ws
 source "$ROOT/performance/compare-lib.sh"
 flagged=0
 
-dll() {
-    echo "$ROOT/performance/$1/bin/Release/net10.0/NetCoreServer.Performance.$1.dll"
-}
-
 # start_server LOG SERVER PROGRAM PROTOCOL: ours (PROGRAM = EchoServer or MulticastServer) or the ws package's echo
 # server on a free port; sets PORT from its "listening" line.
 start_server() {
@@ -133,13 +129,7 @@ measure() {
 }
 
 echo "Building the benchmark programs (Release)..."
-for project in EchoServer EchoClient MulticastServer MulticastClient; do
-    if ! dotnet build "$ROOT/performance/$project" -c Release -nologo -v quiet > "$OUT/build-$project.log" 2>&1; then
-        echo "ws-vs-node.sh: building performance/$project failed:" >&2
-        grep -E "error|warning" "$OUT/build-$project.log" | sort -u | sed 's/^/  /' >&2 || tail -n 20 "$OUT/build-$project.log" >&2
-        exit 1
-    fi
-done
+build_projects EchoServer EchoClient MulticastServer MulticastClient
 if [[ ! -d "$INTEROP/node_modules/ws" ]]; then
     echo "Installing tests/interop's npm packages (npm ci)..."
     (cd "$INTEROP" && npm ci --no-audit --no-fund --loglevel=error > "$OUT/npm-ci.log" 2>&1) \
@@ -162,7 +152,7 @@ for protocol in ws wss; do
 done
 
 echo "Running: $ROUNDS rounds; echo: ours then ws per case, -m $ECHO_MESSAGES -s $MESSAGE_SIZE; multicast: ours, -s $MESSAGE_SIZE; ${SECONDS_PER_RUN} s per run"
-echo "  ($(nproc) cores; load average before: $(cut -d ' ' -f 1-3 /proc/loadavg))"
+load_average before
 for round in $(seq 1 "$ROUNDS"); do
     for case in "${ECHO_CASES[@]}"; do
         IFS=/ read -r benchmark protocol clients <<< "$case"
@@ -174,21 +164,12 @@ for round in $(seq 1 "$ROUNDS"); do
         measure "$round" "$benchmark" "$protocol" "$clients" ours
     done
 done
-echo "  (load average after: $(cut -d ' ' -f 1-3 /proc/loadavg))"
+load_average after
 
 echo
 echo "Summary: messages/s, median of $ROUNDS runs each (echo: -m $ECHO_MESSAGES in flight per client; $MESSAGE_SIZE-byte messages)"
-printf '%-20s %12s %12s %8s   %-28s %-28s %s\n' "Case" "ours" "ws (node)" "ours/ws" "ours, per round" "ws, per round" "paired ratios : median"
-printf '%-20s %12s %12s %8s   %-28s %-28s %s\n' "----" "----" "---------" "-------" "---------------" "-------------" "----------------------"
-for case in "${ECHO_CASES[@]}"; do
-    ours="$(median "$case" ours)"
-    baseline="$(median "$case" ws)"
-    ratio="$(awk -v a="$ours" -v b="$baseline" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')"
-    printf '%-20s %12.0f %12.0f %8s   %-28s %-28s %s\n' "$case" "$ours" "$baseline" "$ratio" "$(runs "$case" ours)" "$(runs "$case" ws)" "$(paired "$case")"
-done
-for case in "${MULTICAST_CASES[@]}"; do
-    printf '%-20s %12.0f %12s %8s   %-28s\n' "$case" "$(median "$case" ours)" "-" "-" "$(runs "$case" ours)"
-done
+summary_table "ws (node)" "${ECHO_CASES[@]}"
+summary_ours_only "${MULTICAST_CASES[@]}"
 echo "ours/ws: ratio of the medians; paired ratios: ours/ws within each round, then their median."
 echo "Client outputs and server logs: $OUT"
 if (( flagged )); then

@@ -166,9 +166,23 @@ internal sealed partial class StreamSessionEngine
 
     /// <summary>
     /// Hands the host the <paramref name="total"/> bytes at the front of the buffer until it consumes nothing more (or
-    /// everything); moves what is left to the front. Returns the bytes kept, or -1 when a hook threw.
+    /// everything); moves what is left to the front. Returns the bytes kept, or -1 when a hook threw. What the hooks
+    /// send meanwhile goes out together afterwards (see <see cref="Cork"/>).
     /// </summary>
     private int Deliver(byte[] buffer, int total)
+    {
+        Cork();
+        try
+        {
+            return DeliverCorked(buffer, total);
+        }
+        finally
+        {
+            Uncork();
+        }
+    }
+
+    private int DeliverCorked(byte[] buffer, int total)
     {
         var offset = 0;
         while (offset < total && State == SessionState.Connected)

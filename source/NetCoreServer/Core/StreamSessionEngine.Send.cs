@@ -65,7 +65,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
             if (status != SendStatus.Accepted)
                 return status;
             _queue.Append(data);
-            start = AcceptedLocked(data.Length);
+            start = AcceptedLocked(data.Length, mayHold: true);
         }
         NotifyWritability();
         if (start)
@@ -88,7 +88,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
                 return status;
             _queue.Append(head);
             _queue.Append(body);
-            start = AcceptedLocked(head.Length + body.Length);
+            start = AcceptedLocked(head.Length + body.Length, mayHold: true);
         }
         NotifyWritability();
         if (start)
@@ -114,7 +114,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
             _queue.Append(head);
             if (body.Count > 0)
                 _queue.AppendBorrowed(body, bodyOwner);
-            start = AcceptedLocked(head.Length + body.Count);
+            start = AcceptedLocked(head.Length + body.Count, mayHold: true);
         }
         if (body.Count == 0)
             bodyOwner?.Dispose();
@@ -143,7 +143,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
             if (status != SendStatus.Accepted)
                 return Task.FromResult(false);
             _queue.Append(data);
-            start = AcceptedLocked(data.Length);
+            start = AcceptedLocked(data.Length, mayHold: false);
             task = AddWaiterLocked();
         }
         NotifyWritability();
@@ -155,6 +155,8 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     /// <summary>Completes once everything accepted so far has been handed to the transport.</summary>
     public Task<bool> Flush()
     {
+        Task<bool> task;
+        bool start;
         lock (_lock)
         {
             MaterializeLocked();
@@ -162,8 +164,13 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
                 return Task.FromResult(State is SessionState.Connected or SessionState.Disconnecting);
             if (_closed)
                 return Task.FromResult(false);
-            return AddWaiterLocked();
+            task = AddWaiterLocked();
+            // Called from a receive hook, the cork may hold the bytes this waits for.
+            start = StartHeldLocked();
         }
+        if (start)
+            RunSendLoop();
+        return task;
     }
 
     /// <summary>
@@ -199,7 +206,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
             {
                 _queue.Append(head);
                 _queue.Append(body);
-                start = AcceptedLocked(length);
+                start = AcceptedLocked(length, mayHold: false);
                 if (!Hooks.Inside(this, HookKind.Sending) && (_ready || !Hooks.Inside(this)))
                     wait = AddWaiterLocked();
             }
@@ -254,12 +261,15 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
         return SendStatus.Accepted;
     }
 
-    /// <summary>Counts accepted bytes; true when the caller must start the send loop.</summary>
-    private bool AcceptedLocked(int length)
+    /// <summary>
+    /// Counts accepted bytes; true when the caller must start the send loop. A send that is waited for never stays
+    /// behind the cork (<paramref name="mayHold"/> false): it starts the loop, taking what the cork held with it.
+    /// </summary>
+    private bool AcceptedLocked(int length, bool mayHold)
     {
         _acceptedTotal += length;
         RaiseWatermarkLocked();
-        if (_sendRunning || !_ready)
+        if (_sendRunning || !_ready || (mayHold && CorkedLocked()))
             return false;
         _sendRunning = true;
         return true;

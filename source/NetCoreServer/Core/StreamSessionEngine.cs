@@ -215,6 +215,8 @@ internal sealed partial class StreamSessionEngine
     /// <returns>False when a disconnect had already started.</returns>
     public bool Disconnect(DisconnectReason reason, bool linger = true)
     {
+        // What a receive hook sent just before is on its way before the close (a zero timeout closes at once).
+        SendHeld();
         var timeout = _options.DisconnectTimeout;
         if (timeout <= TimeSpan.Zero)
         {

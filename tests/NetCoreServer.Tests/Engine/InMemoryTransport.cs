@@ -115,10 +115,14 @@ internal sealed class InMemoryTransport : IStreamTransport
             _incoming.Enqueue(item);
     }
 
+    /// <summary>How many asynchronous sends the engine made (each would be one socket write, one TLS record).</summary>
+    public int AsyncSends { get; private set; }
+
     public ValueTask<IoResult> SendAsync(IReadOnlyList<ArraySegment<byte>> batch)
     {
         lock (_sent)
         {
+            AsyncSends++;
             if (HoldSends)
             {
                 _heldBatch = batch;
