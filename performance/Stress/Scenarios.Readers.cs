@@ -11,8 +11,8 @@ namespace NetCoreServer.Performance.Stress;
 internal static partial class Scenarios
 {
     /// <summary>
-    /// Multicast to 100 readers, then again with one more client that never reads: memory stays under the send limit and
-    /// the readers keep at least 90% of their rate.
+    /// Multicast to 100 readers, then again with one more client that never reads: what the process grows meanwhile stays
+    /// near the slow session's send limit (under 64 MiB) and the readers keep at least 90% of their rate.
     /// </summary>
     private static async Task<StressResult> SlowReaderAsync(StressProtocol protocol, double scale)
     {
@@ -46,6 +46,9 @@ internal static partial class Scenarios
 
             var before = ProcessProbe.Now();
             var baseline = await MulticastForAsync(server, phase, () => Interlocked.Read(ref received)).ConfigureAwait(false);
+            // Warm: the first phase grew the heap, the pools and the 100 in-process clients' buffers; what grows from here
+            // on is what the slow reader costs.
+            var warm = ProcessProbe.Now();
             await using var slow = await protocol.ConnectAsync(server.Endpoint, stop.Token).ConfigureAwait(false);
             while (server.ConnectedSessions < readerCount + 1)
                 await Task.Delay(20, stop.Token).ConfigureAwait(false);
@@ -63,10 +66,10 @@ internal static partial class Scenarios
 
             var ratio = withSlow / baseline;
             // One send limit (16 MiB) for the slow session, plus what the readers have in flight.
-            var passed = after.RssMiB - before.RssMiB < 64;
+            var passed = after.RssMiB - warm.RssMiB < 64;
             return new StressResult("slow reader", protocol.Name, passed,
                 $"{readerCount} readers: {baseline / 1048576:0.0} MiB/s alone (mean of before and after), {withSlow / 1048576:0.0} MiB/s beside a client that never reads ({ratio:P0}); " +
-                $"slow session skipped {server.Counters.Refusals} episode(s), rss {before.RssMiB} -> {after.RssMiB} MiB",
+                $"slow session skipped {server.Counters.Refusals} episode(s), rss {before.RssMiB} -> {warm.RssMiB} MiB after the first phase alone -> {after.RssMiB} MiB beside the slow reader",
                 clock.Elapsed, RatesHeld: ratio >= 0.9);
         }
         finally

@@ -104,6 +104,12 @@ internal sealed class TlsTransport : IStreamTransport, ITlsInfo
         }
     }
 
+    // The largest TLS record's payload (RFC 8446 5.1): a segment this large fills records by itself.
+    private const int RecordBytes = 16 * 1024;
+
+    // What a send batch's small segments are coalesced into before a write: four records.
+    private const int StagingBytes = 4 * RecordBytes;
+
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     public async ValueTask<IoResult> SendAsync(IReadOnlyList<ArraySegment<byte>> batch)
     {
@@ -114,24 +120,38 @@ internal sealed class TlsTransport : IStreamTransport, ITlsInfo
                 await _ssl.WriteAsync(batch[0].AsMemory()).ConfigureAwait(false);
                 return new IoResult(batch[0].Count, SocketError.Success);
             }
-            // Many small segments would become many TLS records; coalesce them into one write.
+            // Many small segments would become many TLS records: small ones are coalesced into a staging buffer of at
+            // most StagingBytes (a few records), written each time it fills; a segment of a full record or more is
+            // written as it is. The staging buffer stays small because every TLS session sending at once holds one.
             var total = 0;
             foreach (var segment in batch)
                 total += segment.Count;
-            var joined = EngineBuffers.Rent(total);
+            var staging = EngineBuffers.Rent(Math.Min(total, StagingBytes));
             try
             {
-                var offset = 0;
+                var filled = 0;
                 foreach (var segment in batch)
                 {
-                    segment.AsSpan().CopyTo(joined.AsSpan(offset));
-                    offset += segment.Count;
+                    if (segment.Count >= RecordBytes || segment.Count > staging.Length - filled)
+                    {
+                        if (filled > 0)
+                            await _ssl.WriteAsync(staging.AsMemory(0, filled)).ConfigureAwait(false);
+                        filled = 0;
+                    }
+                    if (segment.Count >= RecordBytes)
+                    {
+                        await _ssl.WriteAsync(segment.AsMemory()).ConfigureAwait(false);
+                        continue;
+                    }
+                    segment.AsSpan().CopyTo(staging.AsSpan(filled));
+                    filled += segment.Count;
                 }
-                await _ssl.WriteAsync(joined.AsMemory(0, total)).ConfigureAwait(false);
+                if (filled > 0)
+                    await _ssl.WriteAsync(staging.AsMemory(0, filled)).ConfigureAwait(false);
             }
             finally
             {
-                EngineBuffers.Return(joined);
+                EngineBuffers.Return(staging);
             }
             return new IoResult(total, SocketError.Success);
         }
