@@ -2,7 +2,6 @@ using System;
 using System.Buffers;
 using System.Collections.Generic;
 using System.Threading;
-using System.Threading.Tasks;
 
 namespace NetCoreServer.Core;
 
@@ -39,7 +38,6 @@ internal static class EngineBuffers
     private static readonly Stack<byte[]>[] s_classes = CreateClasses();
     private static readonly Timer s_trimmer = new(static _ => Trim(), null, Timeout.Infinite, Timeout.Infinite);
     private static readonly bool s_collect = !(AppContext.TryGetSwitch("NetCoreServer.DisableCollectAfterBurst", out var disabled) && disabled);
-    private static TaskCompletionSource s_trimmed = NewTrimSignal();
     private static long s_lastLargeRent;
     private static long s_largeSinceTrim;
     private static int s_armed;
@@ -58,9 +56,6 @@ internal static class EngineBuffers
             return total;
         }
     }
-
-    /// <summary>Completes at the next trim (tests wait on it instead of polling).</summary>
-    public static Task NextTrim => Volatile.Read(ref s_trimmed).Task;
 
     /// <summary>A buffer of at least <paramref name="minimum"/> bytes; give it back with <see cref="Return"/>.</summary>
     public static byte[] Rent(int minimum)
@@ -137,10 +132,7 @@ internal static class EngineBuffers
         // buffers but keep their memory committed for reuse.
         if (burst >= BurstBytes && s_collect)
             GC.Collect(2, GCCollectionMode.Aggressive, blocking: true, compacting: true);
-        Interlocked.Exchange(ref s_trimmed, NewTrimSignal()).TrySetResult();
     }
-
-    private static TaskCompletionSource NewTrimSignal() => new(TaskCreationOptions.RunContinuationsAsynchronously);
 
     private static Stack<byte[]>[] CreateClasses()
     {
