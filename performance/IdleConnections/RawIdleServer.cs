@@ -1,5 +1,4 @@
 using System;
-using System.Buffers;
 using System.Collections.Generic;
 using System.Net;
 using System.Net.Sockets;
@@ -15,7 +14,6 @@ namespace NetCoreServer.Performance.IdleConnections;
 /// </summary>
 internal sealed class RawIdleServer : IIdleServer
 {
-    private const int ReceiveBufferSize = 8192;
 
     private readonly HashSet<Socket> _sockets = [];
     private readonly CancellationTokenSource _stop = new();
@@ -81,28 +79,10 @@ internal sealed class RawIdleServer : IIdleServer
         }
     }
 
+    // The raw way to wait on an idle socket (RawSet's loop), then forget the socket once its peer has gone.
     private async Task ReceiveLoopAsync(Socket socket)
     {
-        try
-        {
-            while (true)
-            {
-                await socket.ReceiveAsync(Memory<byte>.Empty, SocketFlags.None).ConfigureAwait(false);
-                var buffer = ArrayPool<byte>.Shared.Rent(ReceiveBufferSize);
-                try
-                {
-                    if (await socket.ReceiveAsync(buffer, SocketFlags.None).ConfigureAwait(false) == 0)
-                        break;
-                }
-                finally
-                {
-                    ArrayPool<byte>.Shared.Return(buffer);
-                }
-            }
-        }
-        catch (Exception exception) when (exception is SocketException or ObjectDisposedException)
-        {
-        }
+        await RawSet.ReceiveLoopAsync(socket).ConfigureAwait(false);
         lock (_sockets)
             _sockets.Remove(socket);
         socket.Dispose();

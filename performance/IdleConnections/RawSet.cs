@@ -190,7 +190,8 @@ internal sealed class RawSet : IConnectionSet
         }
     }
 
-    private static async Task ReceiveLoopAsync(Socket socket)
+    /// <summary>Waits with a zero-byte receive, then rents a buffer only while data is there, until the peer closes.</summary>
+    internal static async Task ReceiveLoopAsync(Socket socket)
     {
         try
         {
