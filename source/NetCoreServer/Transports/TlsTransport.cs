@@ -122,27 +122,29 @@ internal sealed class TlsTransport : IStreamTransport, ITlsInfo
             }
             // Many small segments would become many TLS records: small ones are coalesced into a staging buffer of at
             // most StagingBytes (a few records), written each time it fills; a segment of a full record or more is
-            // written as it is. The staging buffer stays small because every TLS session sending at once holds one.
+            // written as it is. The staging buffer stays small because every TLS session sending at once holds one, and
+            // it is rented only when a small segment needs it.
             var total = 0;
             foreach (var segment in batch)
                 total += segment.Count;
-            var staging = EngineBuffers.Rent(Math.Min(total, StagingBytes));
+            byte[]? staging = null;
             try
             {
                 var filled = 0;
                 foreach (var segment in batch)
                 {
-                    if (segment.Count >= RecordBytes || segment.Count > staging.Length - filled)
+                    var direct = segment.Count >= RecordBytes;
+                    if (filled > 0 && (direct || segment.Count > staging!.Length - filled))
                     {
-                        if (filled > 0)
-                            await _ssl.WriteAsync(staging.AsMemory(0, filled)).ConfigureAwait(false);
+                        await _ssl.WriteAsync(staging.AsMemory(0, filled)).ConfigureAwait(false);
                         filled = 0;
                     }
-                    if (segment.Count >= RecordBytes)
+                    if (direct)
                     {
                         await _ssl.WriteAsync(segment.AsMemory()).ConfigureAwait(false);
                         continue;
                     }
+                    staging ??= EngineBuffers.Rent(Math.Min(total, StagingBytes));
                     segment.AsSpan().CopyTo(staging.AsSpan(filled));
                     filled += segment.Count;
                 }
@@ -151,7 +153,8 @@ internal sealed class TlsTransport : IStreamTransport, ITlsInfo
             }
             finally
             {
-                EngineBuffers.Return(staging);
+                if (staging != null)
+                    EngineBuffers.Return(staging);
             }
             return new IoResult(total, SocketError.Success);
         }
