@@ -3,6 +3,7 @@ using System.Collections.Generic;
 using System.Net.Security;
 using System.Security.Authentication;
 using System.Security.Cryptography.X509Certificates;
+using System.Threading;
 
 namespace NetCoreServer;
 
@@ -106,6 +107,31 @@ public class SslContext
     /// <summary>Check certificate revocation during validation (default false: it needs network access).</summary>
     public bool CheckCertificateRevocation { get; set; }
 
+    // The certificate context of the server certificate last handed out, with the certificate it was built for.
+    private ServerCertificateEntry? _serverCertificate;
+
+    private sealed record ServerCertificateEntry(X509Certificate Certificate, SslStreamCertificateContext Context);
+
+    /// <summary>
+    /// The context every handshake presents <paramref name="certificate"/> with, built once and reused while the certificate
+    /// stays the same object (a new one after <see cref="Certificate"/> is replaced). Building it builds the certificate's
+    /// chain and, on Linux, the native TLS context (which also keeps the server's session tickets): work SslStream would
+    /// otherwise redo for every handshake given only the certificate. Null for a certificate without its private key, which
+    /// SslStream itself looks up in the certificate stores.
+    /// </summary>
+    internal SslStreamCertificateContext? ServerCertificateContext(X509Certificate? certificate)
+    {
+        if (certificate is not X509Certificate2 { HasPrivateKey: true } withKey)
+            return null;
+        var entry = Volatile.Read(ref _serverCertificate);
+        if (entry != null && ReferenceEquals(entry.Certificate, certificate))
+            return entry.Context;
+        // Two first handshakes at once may both build one; the last stored is kept, and both work.
+        entry = new ServerCertificateEntry(certificate, SslStreamCertificateContext.Create(withKey, additionalCertificates: null));
+        Volatile.Write(ref _serverCertificate, entry);
+        return entry.Context;
+    }
+
     /// <summary>The server's options for one handshake; <paramref name="rejected"/> runs when this side rejects the client's certificate.</summary>
     internal SslServerAuthenticationOptions CreateServerOptions(Action rejected)
     {
@@ -125,6 +151,8 @@ public class SslContext
         };
         if (selector != null)
             options.ServerCertificateSelectionCallback = (_, host) => selector(host) ?? fallback!;
+        else if (ServerCertificateContext(fallback) is { } context)
+            options.ServerCertificateContext = context;
         else
             options.ServerCertificate = fallback;
         return options;

@@ -264,6 +264,44 @@ public sealed class TlsTests
     }
 
     [Test]
+    public async Task TheServerCertificateContextIsBuiltOncePerCertificateAndServesEveryHandshake()
+    {
+        var first = DevelopmentCertificates.CreateServer(s_authority);
+        var second = DevelopmentCertificates.CreateServer(s_authority);
+        var context = new SslContext(SslProtocols.Tls12 | SslProtocols.Tls13, first);
+        var built = context.CreateServerOptions(() => { }).ServerCertificateContext;
+        Assert.That(built, Is.Not.Null, "a certificate with its key is handed to SslStream as a prepared context");
+        Assert.That(built!.TargetCertificate.Thumbprint, Is.EqualTo(first.Thumbprint));
+        Assert.That(context.CreateServerOptions(() => { }).ServerCertificateContext, Is.SameAs(built), "the second handshake reuses it");
+
+        // Many handshakes (both versions) on one server all present the certificate through that one context.
+        var transport = new SslTestTransport(() => context, () => Client());
+        using (var server = Start(transport))
+        {
+            for (var i = 0; i < 4; i++)
+            {
+                using var client = new TestClient(transport, server);
+                Assert.That(await Wait.For(client.ConnectAndWaitAsync(), $"handshake {i}"), Is.True);
+                Assert.That(((SslClient)client.Client).RemoteCertificate?.GetCertHashString(), Is.EqualTo(first.Thumbprint));
+                client.SendAsync("ping");
+                await Wait.For(client.Received.Reaches(4), $"echo {i}");
+            }
+        }
+        Assert.That(context.CreateServerOptions(() => { }).ServerCertificateContext, Is.SameAs(built), "still the one built first");
+
+        context.Certificate = second;
+        var rebuilt = context.CreateServerOptions(() => { }).ServerCertificateContext;
+        Assert.That(rebuilt, Is.Not.SameAs(built), "a replaced certificate gets its own context");
+        Assert.That(rebuilt!.TargetCertificate.Thumbprint, Is.EqualTo(second.Thumbprint));
+
+        // Without its private key the certificate goes to SslStream as it is, which looks the key up in the stores.
+        context.Certificate = X509CertificateLoader.LoadCertificate(first.RawData);
+        var withoutKey = context.CreateServerOptions(() => { });
+        Assert.That(withoutKey.ServerCertificateContext, Is.Null);
+        Assert.That(withoutKey.ServerCertificate, Is.SameAs(context.Certificate));
+    }
+
+    [Test]
     public async Task AlpnAgreesOnTheProtocolBothSidesSupport()
     {
         var transport = new SslTestTransport(
