@@ -18,8 +18,9 @@ internal static class Program
         .Add("udp", options => new EchoUdpServer(options.Address, options.ResolvedPort))
         .Add("ws", options => new EchoWsServer(options.Address, options.ResolvedPort))
         .Add("wss", options => new EchoWssServer(TlsContext(options), options.Address, options.ResolvedPort))
-        .Add("http", options => new EchoHttpServer(options.Address, options.ResolvedPort))
-        .Add("https", options => new EchoHttpsServer(TlsContext(options), options.Address, options.ResolvedPort));
+        // Nagle off on the accepted sockets of http and https, as Kestrel sets it (performance/KestrelServer is their baseline).
+        .Add("http", options => new EchoHttpServer(options.Address, options.ResolvedPort) { OptionNoDelay = true })
+        .Add("https", options => new EchoHttpsServer(TlsContext(options), options.Address, options.ResolvedPort) { OptionNoDelay = true });
 
     // TLS 1.2 or 1.3 with the certificate of --cert (see DevelopmentTls).
     private static SslContext TlsContext(ServerOptions options)
