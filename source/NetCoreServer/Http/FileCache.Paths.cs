@@ -53,6 +53,7 @@ public partial class FileCache
         {
             if (_disposed)
                 return false;
+            _used = true;
             _paths.Add(inserted);
         }
         return LoadTree(inserted);

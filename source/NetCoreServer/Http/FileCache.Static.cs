@@ -22,6 +22,8 @@ public partial class FileCache
         var end = target.AsSpan().IndexOfAny('?', '#');
         var raw = end < 0 ? target : target[..end];
         var parsed = StaticPath.TryParseUrlPath(target, out var key);
+        if (!_used)
+            return parsed ? StaticLookup.NotFound : StaticLookup.Refused;
         var entry = !parsed || key != raw ? Lookup(raw, loadMissing: false) : null;
         if (entry == null && parsed)
             entry = Lookup(key, loadMissing: true);

@@ -74,6 +74,10 @@ public partial class FileCache : IDisposable
     private long _maxTotalSize = DefaultMaxTotalSize;
     private bool _disposed;
 
+    // Set once anything was put in (an entry or a directory), never cleared: until then a request's lookup has nothing
+    // to find and takes no lock (a server that serves no static content pays nothing for the cache on every GET).
+    private volatile bool _used;
+
     /// <summary>Creates an empty cache bounded by <see cref="DefaultMaxTotalSize"/>.</summary>
     public FileCache()
         : this(TimeProvider.System)
@@ -284,6 +288,7 @@ public partial class FileCache : IDisposable
 
     private void InsertLocked(Entry entry)
     {
+        _used = true;
         _entries[entry.Key] = entry;
         _totalSize += entry.Cost;
         if (entry.Source is { } source)
