@@ -72,10 +72,11 @@ public abstract partial class DatagramPeer
     /// (Start or Connect). With 1, NetCoreServer's model holds: OnReceived calls never overlap, and OnSent calls for
     /// SendAsync never overlap either. With more, and <see cref="OptionContinuousReceive"/> on, that many receive loops
     /// share the socket, so up to that many <see cref="OnReceived"/> calls run at once on different threads (each with a
-    /// buffer of its own), datagrams from one sender may be delivered out of order, and SendAsync sends on the calling
-    /// thread, so <see cref="OnSent"/> calls may overlap too (the datagrams one thread queues still leave in its order).
-    /// The one-shot <see cref="ReceiveAsync"/> model keeps a single receive outstanding whatever this says. Raise it
-    /// (to the number of cores, say) when a busy server's hooks are thread-safe and one core no longer keeps up.
+    /// buffer of its own) and datagrams from one sender may be delivered out of order. Above 1, SendAsync also sends on
+    /// the calling thread instead of through the one send loop (in either receive mode), so <see cref="OnSent"/> calls
+    /// may overlap too; the datagrams one thread queues still leave in its order. The one-shot <see cref="ReceiveAsync"/>
+    /// model keeps a single receive outstanding whatever this says. Raise it (to the number of cores, say) when a busy
+    /// server's hooks are thread-safe and one core no longer keeps up.
     /// </summary>
     public int OptionReceiveConcurrency
     {
