@@ -76,7 +76,8 @@ public abstract partial class DatagramPeer
     /// the calling thread instead of through the one send loop (in either receive mode), so <see cref="OnSent"/> calls
     /// may overlap too; the datagrams one thread queues still leave in its order. The one-shot <see cref="ReceiveAsync"/>
     /// model keeps a single receive outstanding whatever this says. Raise it (to the number of cores, say) when a busy
-    /// server's hooks are thread-safe and one core no longer keeps up.
+    /// server's hooks are thread-safe and one core no longer keeps up. On Unix the runtime caches one receive operation
+    /// per socket, so the further receives allocate their operation object while the first holds it.
     /// </summary>
     public int OptionReceiveConcurrency
     {
