@@ -13,11 +13,23 @@ internal sealed partial class DatagramEngine
     private const int ErrorsBeforeBackoff = 16;
     private static readonly TimeSpan s_errorBackoff = TimeSpan.FromMilliseconds(100);
 
-    private readonly NetCoreServer.Transports.AwaitableSocketArgs _receiveArgs = new();
-    private readonly ReceiveGate _receiveGate = new();
+    // One gate per receive loop. The first is NetCoreServer's one outstanding receive; the others (OptionReceiveConcurrency
+    // above 1) receive only in continuous mode, so the one-shot ReceiveAsync model never has two receives posted.
+    private readonly ReceiveGate[] _receiveGates;
 
-    /// <summary>NetCoreServer's ReceiveAsync: asks for the next datagram (see <see cref="ReceiveGate.Request"/>).</summary>
-    public void RequestReceive() => _receiveGate.Request();
+    /// <summary>
+    /// NetCoreServer's ReceiveAsync: asks for the next datagram (see <see cref="ReceiveGate.Request"/>). In continuous
+    /// mode it also starts the extra receive loops, if any.
+    /// </summary>
+    public void RequestReceive()
+    {
+        _receiveGates[0].Request();
+        if (_receiveGates.Length > 1 && _options.ContinuousReceive)
+        {
+            for (var i = 1; i < _receiveGates.Length; i++)
+                _receiveGates[i].Request();
+        }
+    }
 
     /// <summary>Blocking receive of one datagram: its size, or -1 when closed or failed (errors worth it are reported).</summary>
     public int ReceiveBlocking(ref EndPoint endpoint, Span<byte> buffer)
@@ -45,18 +57,19 @@ internal sealed partial class DatagramEngine
     }
 
     /// <summary>
-    /// The one receive loop of this socket. A pending receive returns to the I/O thread; a receive that completes
-    /// synchronously (a burst already queued in the kernel) just goes round the loop again, so no burst can grow the
-    /// stack. Parked, it holds no buffer.
+    /// One receive loop of this socket, with its own args and buffer (usually the only one; see OptionReceiveConcurrency).
+    /// A pending receive returns to the I/O thread; a receive that completes synchronously (a burst already queued in the
+    /// kernel) just goes round the loop again, so no burst can grow the stack. Parked, it holds no buffer.
     /// </summary>
-    private async Task ReceiveLoopAsync()
+    private async Task ReceiveLoopAsync(ReceiveGate gate)
     {
+        var args = new NetCoreServer.Transports.AwaitableSocketArgs { RemoteEndPoint = AnyEndpoint(Socket.AddressFamily) };
         byte[]? buffer = null;
         try
         {
             while (true)
             {
-                await _receiveGate.WaitAsync().ConfigureAwait(false);
+                await gate.WaitAsync().ConfigureAwait(false);
                 if (_closed)
                     return;
                 var size = _options.EffectiveReceiveBufferSize;
@@ -64,10 +77,10 @@ internal sealed partial class DatagramEngine
                 var failures = 0;
                 while (true)
                 {
-                    var result = await _receiveArgs.ReceiveFromAsync(Socket, buffer.AsMemory(0, size)).ConfigureAwait(false);
+                    var result = await args.ReceiveFromAsync(Socket, buffer.AsMemory(0, size)).ConfigureAwait(false);
                     if (_closed)
                         return;
-                    if (result.Error == SocketError.MessageSize || (result.Succeeded && _receiveArgs.Truncated))
+                    if (result.Error == SocketError.MessageSize || (result.Succeeded && args.Truncated))
                     {
                         // Longer than OptionReceiveBufferLimit: the kernel kept only the head. Drop it rather than deliver half.
                         RaiseError(SocketError.MessageSize);
@@ -86,11 +99,11 @@ internal sealed partial class DatagramEngine
                     failures = 0;
                     Interlocked.Increment(ref _datagramsReceived);
                     Interlocked.Add(ref _bytesReceived, result.Bytes);
-                    _receiveGate.Deliver();
-                    RaiseReceived(_receiveArgs.RemoteEndPoint!, buffer, result.Bytes);
+                    gate.Deliver();
+                    RaiseReceived(args.RemoteEndPoint!, buffer, result.Bytes);
                     if (_closed)
                         return;
-                    if (!KeepReceiving())
+                    if (!KeepReceiving(gate))
                         break;
                 }
                 ArrayPool<byte>.Shared.Return(buffer);
@@ -99,20 +112,20 @@ internal sealed partial class DatagramEngine
         }
         finally
         {
-            _receiveGate.Stop();
-            _receiveArgs.ClearBuffers();
-            _receiveArgs.Dispose();
+            gate.Stop();
+            args.ClearBuffers();
+            args.Dispose();
             if (buffer != null)
                 ArrayPool<byte>.Shared.Return(buffer);
         }
     }
 
     /// <summary>After a delivery: continue in continuous mode or when ReceiveAsync was called during OnReceived, otherwise park.</summary>
-    private bool KeepReceiving()
+    private bool KeepReceiving(ReceiveGate gate)
     {
         if (!_options.ContinuousReceive)
-            return _receiveGate.ParkUnlessRequested();
-        _receiveGate.Continue();
+            return gate.ParkUnlessRequested();
+        gate.Continue();
         return true;
     }
 }
