@@ -24,24 +24,22 @@ internal sealed class SendQueue
 
     // Made on the first segment that does not fit the tail: an idle connection never needs it.
     private Queue<Segment>? _pending;
-    private readonly EngineOptions _options;
     private Segment _tail;
     private bool _hasTail;
-
-    public SendQueue(EngineOptions options) => _options = options;
 
     public long Bytes { get; private set; }
 
     public bool IsEmpty => Bytes == 0;
 
-    public void Append(ReadOnlySpan<byte> data)
+    /// <summary>Copies <paramref name="data"/> in, into pooled chunks of at least <paramref name="chunkSize"/> bytes (and <see cref="MinChunkSize"/>).</summary>
+    public void Append(ReadOnlySpan<byte> data, int chunkSize)
     {
         while (!data.IsEmpty)
         {
             if (!_hasTail || _tail.Owner != null || _tail.Offset + _tail.Count == _tail.Array.Length)
             {
                 FlushTail();
-                _tail = new Segment(EngineBuffers.Rent(Math.Max(data.Length, Math.Max(MinChunkSize, _options.SendBufferSize))), 0, 0, null);
+                _tail = new Segment(EngineBuffers.Rent(Math.Max(data.Length, Math.Max(MinChunkSize, chunkSize))), 0, 0, null);
                 _hasTail = true;
             }
             var room = _tail.Array.Length - _tail.Offset - _tail.Count;

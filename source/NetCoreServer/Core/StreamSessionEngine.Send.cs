@@ -14,7 +14,9 @@ namespace NetCoreServer.Core;
 /// </summary>
 internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
 {
-    private readonly SendQueue _queue;
+    // Made by the first send (or multicast) the connection accepts: an idle connection needs none. Kept from then on,
+    // so that steady sending allocates nothing.
+    private SendQueue? _queue;
     // Made by the first batch the send loop takes: a connection that never sends asynchronously needs none.
     private InFlightBatch? _batch;
     private Queue<SendWaiter>? _waiters;
@@ -41,13 +43,24 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     {
         get
         {
-            lock (_lock)
+            lock (this)
             {
                 MaterializeLocked();
-                return _queue.Bytes;
+                return QueuedBytes;
             }
         }
     }
+
+    /// <summary>Bytes queued (read under the lock, or racily where stated).</summary>
+    private long QueuedBytes => Volatile.Read(ref _queue)?.Bytes ?? 0;
+
+    private bool QueueEmpty => QueuedBytes == 0;
+
+    /// <summary>The send queue, made on first use; under the lock.</summary>
+    private SendQueue Queue => _queue ??= new SendQueue();
+
+    /// <summary>Copies <paramref name="data"/> into the queue, in chunks of the connection's send buffer size; under the lock.</summary>
+    private void AppendLocked(ReadOnlySpan<byte> data) => Queue.Append(data, _options.SendBufferSize);
 
     /// <summary>Bytes handed to the transport in the send under way.</summary>
     public long BytesSending => Interlocked.Read(ref _bytesSending);
@@ -58,13 +71,13 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     public SendStatus Enqueue(ReadOnlySpan<byte> data)
     {
         bool start;
-        lock (_lock)
+        lock (this)
         {
             MaterializeLocked();
             var status = CheckAcceptLocked(data.Length);
             if (status != SendStatus.Accepted)
                 return status;
-            _queue.Append(data);
+            AppendLocked(data);
             start = AcceptedLocked(data.Length, mayHold: true);
         }
         NotifyWritability();
@@ -80,14 +93,14 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     public SendStatus Enqueue(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body)
     {
         bool start;
-        lock (_lock)
+        lock (this)
         {
             MaterializeLocked();
             var status = CheckAcceptLocked(head.Length + body.Length);
             if (status != SendStatus.Accepted)
                 return status;
-            _queue.Append(head);
-            _queue.Append(body);
+            AppendLocked(head);
+            AppendLocked(body);
             start = AcceptedLocked(head.Length + body.Length, mayHold: true);
         }
         NotifyWritability();
@@ -105,15 +118,15 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     public SendStatus EnqueueBorrowed(ReadOnlySpan<byte> head, ArraySegment<byte> body, IDisposable? bodyOwner)
     {
         bool start;
-        lock (_lock)
+        lock (this)
         {
             MaterializeLocked();
             var status = CheckAcceptLocked(head.Length + body.Count);
             if (status != SendStatus.Accepted)
                 return status;
-            _queue.Append(head);
+            AppendLocked(head);
             if (body.Count > 0)
-                _queue.AppendBorrowed(body, bodyOwner);
+                Queue.AppendBorrowed(body, bodyOwner);
             start = AcceptedLocked(head.Length + body.Count, mayHold: true);
         }
         if (body.Count == 0)
@@ -136,13 +149,13 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     {
         Task<bool> task;
         bool start;
-        lock (_lock)
+        lock (this)
         {
             MaterializeLocked();
             status = CheckAcceptLocked(data.Length);
             if (status != SendStatus.Accepted)
                 return Task.FromResult(false);
-            _queue.Append(data);
+            AppendLocked(data);
             start = AcceptedLocked(data.Length, mayHold: false);
             task = AddWaiterLocked();
         }
@@ -157,10 +170,10 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     {
         Task<bool> task;
         bool start;
-        lock (_lock)
+        lock (this)
         {
             MaterializeLocked();
-            if (!_sendRunning && _queue.IsEmpty)
+            if (!_sendRunning && QueueEmpty)
                 return Task.FromResult(State is SessionState.Connected or SessionState.Disconnecting);
             if (_closed)
                 return Task.FromResult(false);
@@ -190,12 +203,12 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
         Task<bool>? wait = null;
         bool direct;
         var start = false;
-        lock (_lock)
+        lock (this)
         {
             if (!AcceptsSends)
                 return 0;
             MaterializeLocked();
-            direct = _ready && !_sendRunning && _queue.IsEmpty;
+            direct = _ready && !_sendRunning && QueueEmpty;
             if (direct)
             {
                 _sendRunning = true;
@@ -204,8 +217,8 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
             }
             else
             {
-                _queue.Append(head);
-                _queue.Append(body);
+                AppendLocked(head);
+                AppendLocked(body);
                 start = AcceptedLocked(length, mayHold: false);
                 if (!Hooks.Inside(this, HookKind.Sending) && (_ready || !Hooks.Inside(this)))
                     wait = AddWaiterLocked();
@@ -235,12 +248,12 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     private void MarkReady(bool raiseEmpty)
     {
         bool start, empty;
-        lock (_lock)
+        lock (this)
         {
             _ready = true;
             MaterializeLocked();
-            empty = !_sendRunning && _queue.IsEmpty;
-            start = !_sendRunning && !_queue.IsEmpty && !_closed;
+            empty = !_sendRunning && QueueEmpty;
+            start = !_sendRunning && !QueueEmpty && !_closed;
             if (start)
                 _sendRunning = true;
         }
@@ -256,7 +269,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
         if (!AcceptsSends)
             return SendStatus.NotConnected;
         var limit = _options.SendBufferLimit;
-        if (limit > 0 && _queue.Bytes + _bytesSending + length > limit)
+        if (limit > 0 && QueuedBytes + _bytesSending + length > limit)
             return SendStatus.LimitReached;
         return SendStatus.Accepted;
     }
@@ -303,12 +316,12 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     private bool NextBatchOrStop()
     {
         bool closed, empty;
-        lock (_lock)
+        lock (this)
         {
             closed = _closed;
             if (!closed)
                 MaterializeLocked();
-            if (!closed && ((_batch ??= new InFlightBatch()).Count > 0 || _queue.TakeBatch(_batch)))
+            if (!closed && ((_batch ??= new InFlightBatch()).Count > 0 || (_queue?.TakeBatch(_batch) ?? false)))
             {
                 _bytesSending = _batch.Bytes;
                 return true;
@@ -322,7 +335,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
                 // second look after the same fence sees its message, or it saw the loop stopped and wakes it itself.
                 Interlocked.MemoryBarrier();
                 MaterializeLocked();
-                if (_queue.TakeBatch(_batch ??= new InFlightBatch()))
+                if ((_queue?.TakeBatch(_batch ??= new InFlightBatch()) ?? false))
                 {
                     _sendRunning = true;
                     _bytesSending = _batch.Bytes;
@@ -342,7 +355,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
         else if (empty)
         {
             RunHook(HookKind.Sending, 0, static (e, _) => e._host.EngineEmpty());
-            lock (_lock)
+            lock (this)
                 _emptyRaising--;
             TryFinish();
         }
@@ -353,13 +366,28 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
         return false;
     }
 
+    /// <summary>Awaits a transport call that did not complete at once, with <paramref name="loop"/> parked meanwhile.</summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private async ValueTask<IoResult> ParkedAsync(ValueTask<IoResult> pending, Loops loop)
+    {
+        Park(loop);
+        try
+        {
+            return await pending.ConfigureAwait(false);
+        }
+        finally
+        {
+            Unpark(loop);
+        }
+    }
+
     /// <summary>Books a finished transport send of either sender: counters, waiters, OnSent. False when it failed (the sender role is given up).</summary>
     private bool CompleteSend(IoResult result, bool direct)
     {
         long pending = 0;
         SendWaiter[]? done = null;
         TaskCompletionSource? writable = null;
-        lock (_lock)
+        lock (this)
         {
             if (direct)
                 _bytesSending = 0;
@@ -372,7 +400,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
                 MaterializeLocked();
                 var inFlight = _batch?.Bytes ?? 0;
                 _bytesSending = inFlight;
-                pending = _queue.Bytes + inFlight;
+                pending = QueuedBytes + inFlight;
                 done = TakeCompletedWaitersLocked();
                 writable = LowerWatermarkLocked(pending);
             }
@@ -429,9 +457,9 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     private void FailQueuedSends()
     {
         SendWaiter[]? failed = null;
-        lock (_lock)
+        lock (this)
         {
-            _queue.Clear();
+            _queue?.Clear();
             if (_waiters != null && _waiters.Count > 0)
             {
                 failed = _waiters.ToArray();

@@ -24,6 +24,8 @@ internal sealed class SocketTransport : IStreamTransport
         _socket = socket;
     }
 
+    public Socket Socket => _socket;
+
     public ITlsInfo? Tls => null;
 
     public ValueTask<SocketError> HandshakeAsync() => new(SocketError.Success);
@@ -33,6 +35,16 @@ internal sealed class SocketTransport : IStreamTransport
         if (Volatile.Read(ref _closed) != 0)
             return new ValueTask<IoResult>(IoResult.Failed(SocketError.OperationAborted));
         return _receiveArgs.ReceiveAsync(_socket, buffer);
+    }
+
+    public bool TryReceive(Memory<byte> buffer, IReceiveCompletion completion, out IoResult result)
+    {
+        if (Volatile.Read(ref _closed) != 0)
+        {
+            result = IoResult.Failed(SocketError.OperationAborted);
+            return true;
+        }
+        return _receiveArgs.TryReceive(_socket, buffer, completion, out result);
     }
 
     public ValueTask<IoResult> SendAsync(IReadOnlyList<ArraySegment<byte>> batch)
