@@ -11,14 +11,11 @@ namespace NetCoreServer.Transports;
 /// <summary>
 /// A reusable SocketAsyncEventArgs that can be awaited. One instance serves one direction of one socket for
 /// its whole life, so an operation that completes synchronously costs no allocation and one that completes
-/// later costs none either (the continuation is stored in the reusable core). A receive can also report to an
-/// <see cref="IReceiveCompletion"/> instead (<see cref="TryReceive"/>), so that a waiting engine needs no state machine.
+/// later costs none either (the continuation is stored in the reusable core).
 /// </summary>
 internal sealed class AwaitableSocketArgs : SocketAsyncEventArgs, IValueTaskSource<IoResult>
 {
     private ManualResetValueTaskSourceCore<IoResult> _core;
-    // Set while a receive started by TryReceive is pending: its completion goes there instead of to _core.
-    private IReceiveCompletion? _completion;
 
     public AwaitableSocketArgs()
         : base(unsafeSuppressExecutionContextFlow: true)
@@ -34,23 +31,6 @@ internal sealed class AwaitableSocketArgs : SocketAsyncEventArgs, IValueTaskSour
             BufferList = null;
         SetBuffer(buffer);
         return Run(socket, static (s, e) => s.ReceiveAsync(e));
-    }
-
-    /// <summary>
-    /// Starts a receive: true when it completed at once (<paramref name="result"/>), false when it is pending and
-    /// <paramref name="completion"/> will be told, on the thread that completes it.
-    /// </summary>
-    public bool TryReceive(Socket socket, Memory<byte> buffer, IReceiveCompletion completion, out IoResult result)
-    {
-        if (BufferList != null)
-            BufferList = null;
-        SetBuffer(buffer);
-        // Set before the start: a pending receive may complete on another thread before ReceiveAsync returns.
-        _completion = completion;
-        if (Start(socket, static (s, e) => s.ReceiveAsync(e), out result))
-            return false;
-        _completion = null;
-        return true;
     }
 
     public ValueTask<IoResult> SendAsync(Socket socket, IReadOnlyList<ArraySegment<byte>> batch)
@@ -134,17 +114,7 @@ internal sealed class AwaitableSocketArgs : SocketAsyncEventArgs, IValueTaskSour
         SetBuffer(null, 0, 0);
     }
 
-    protected override void OnCompleted(SocketAsyncEventArgs e)
-    {
-        var completion = _completion;
-        if (completion == null)
-        {
-            _core.SetResult(Result());
-            return;
-        }
-        _completion = null;
-        completion.ReceiveCompleted(Result());
-    }
+    protected override void OnCompleted(SocketAsyncEventArgs e) => _core.SetResult(Result());
 
     IoResult IValueTaskSource<IoResult>.GetResult(short token) => _core.GetResult(token);
 
@@ -154,10 +124,6 @@ internal sealed class AwaitableSocketArgs : SocketAsyncEventArgs, IValueTaskSour
         => _core.OnCompleted(continuation, state, token, flags);
 
     private ValueTask<IoResult> Run(Socket socket, Func<Socket, SocketAsyncEventArgs, bool> start)
-        => Start(socket, start, out var result) ? new ValueTask<IoResult>(this, _core.Version) : new ValueTask<IoResult>(result);
-
-    /// <summary>Starts an operation: true when it is pending; otherwise false with how it ended.</summary>
-    private bool Start(Socket socket, Func<Socket, SocketAsyncEventArgs, bool> start, out IoResult result)
     {
         bool pending;
         try
@@ -166,28 +132,23 @@ internal sealed class AwaitableSocketArgs : SocketAsyncEventArgs, IValueTaskSour
         }
         catch (ObjectDisposedException)
         {
-            result = IoResult.Failed(SocketError.OperationAborted);
-            return false;
+            return new ValueTask<IoResult>(IoResult.Failed(SocketError.OperationAborted));
         }
         catch (SocketException e)
         {
-            result = IoResult.Failed(e.SocketErrorCode);
-            return false;
+            return new ValueTask<IoResult>(IoResult.Failed(e.SocketErrorCode));
         }
         catch (InvalidOperationException)
         {
             // The socket was closed between the state check and the call.
-            result = IoResult.Failed(SocketError.OperationAborted);
-            return false;
+            return new ValueTask<IoResult>(IoResult.Failed(SocketError.OperationAborted));
         }
         catch (ArgumentException)
         {
             // A datagram target of the wrong address family (IPv6 on an IPv4 socket, or IPv4 without dual mode).
-            result = IoResult.Failed(SocketError.AddressFamilyNotSupported);
-            return false;
+            return new ValueTask<IoResult>(IoResult.Failed(SocketError.AddressFamilyNotSupported));
         }
-        result = pending ? default : Result();
-        return pending;
+        return pending ? new ValueTask<IoResult>(this, _core.Version) : new ValueTask<IoResult>(Result());
     }
 
     private IoResult Result() => new(BytesTransferred, SocketError);
