@@ -42,7 +42,7 @@ internal sealed partial class StreamSessionEngine
     private void RaiseWatermarkLocked()
     {
         var high = _options.EffectiveHighWatermark;
-        if (_unwritable || high <= 0 || QueuedBytes + _bytesSending <= high)
+        if (_unwritable || high <= 0 || QueuedBytes + SendingLocked <= high)
             return;
         _unwritable = true;
         _writabilityDirty = true;

@@ -77,7 +77,7 @@ internal sealed partial class StreamSessionEngine
         }
         _logChunk = chunk;
         Volatile.Write(ref _logCursor, position);
-        _acceptedTotal += length;
+        Queue.AcceptedTotal += length;
         RaiseWatermarkLocked();
     }
 
@@ -102,14 +102,14 @@ internal sealed partial class StreamSessionEngine
             return SendStatus.Accepted;
         var length = end - start;
         // A racy first look: the queue only grows under the log lock the caller holds or under the engine's lock, checked below.
-        if (QueuedBytes + Interlocked.Read(ref _bytesSending) + (start - Volatile.Read(ref _logCursor)) + length <= limit)
+        if (QueuedBytes + (Volatile.Read(ref _queue)?.ReadSending() ?? 0) + (start - Volatile.Read(ref _logCursor)) + length <= limit)
             return SendStatus.Accepted;
         lock (this)
         {
             if (!_logAttached)
                 return SendStatus.NotConnected;
             MaterializeToLocked(start);
-            if (QueuedBytes + _bytesSending + length <= limit)
+            if (QueuedBytes + SendingLocked + length <= limit)
                 return SendStatus.Accepted;
             PassLocked(end);
             return SendStatus.LimitReached;

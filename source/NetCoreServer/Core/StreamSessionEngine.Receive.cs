@@ -17,14 +17,11 @@ internal sealed partial class StreamSessionEngine : IReceiveCompletion
     private bool _receiveRunning;
     private long _bytesReceived;
 
-    // The receive loop's state (touched by the loop only): the rented buffer, if any; the unconsumed bytes at its front;
-    // the size of the next buffer to rent.
+    // The receive loop's state (touched by the loop only): the rented buffer, if any; the unconsumed bytes at its front
+    // (while a read is delivered, what the host consumed of it: see DeliverCorked); the size of the next buffer to rent.
     private byte[]? _receiveBuffer;
     private int _receiveFilled;
     private int _receiveSize;
-
-    // What the host consumed in the delivery under way (written and read on the receive loop only).
-    private int _consumed;
 
     public long BytesReceived => Interlocked.Read(ref _bytesReceived);
 
@@ -242,9 +239,11 @@ internal sealed partial class StreamSessionEngine : IReceiveCompletion
         var offset = 0;
         while (offset < total && State == SessionState.Connected)
         {
-            if (!RunHook(HookKind.Other, (buffer, offset, count: total - offset), static (e, a) => e._consumed = e._host.EngineReceived(a.buffer, a.offset, a.count)))
+            if (!RunHook(HookKind.Other, (buffer, offset, count: total - offset), static (e, a) => e._receiveFilled = e._host.EngineReceived(a.buffer, a.offset, a.count)))
                 return -1;
-            var consumed = _consumed;
+            // The hook hands its count back through _receiveFilled, free while a read is delivered (the caller
+            // captured it and sets it again after): one int less per connection than a field of its own.
+            var consumed = _receiveFilled;
             if (consumed <= 0)
                 break;
             offset += Math.Min(consumed, total - offset);

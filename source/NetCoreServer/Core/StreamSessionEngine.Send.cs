@@ -17,15 +17,11 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     // Made by the first send (or multicast) the connection accepts: an idle connection needs none. Kept from then on,
     // so that steady sending allocates nothing.
     private SendQueue? _queue;
-    // Made by the first batch the send loop takes: a connection that never sends asynchronously needs none.
-    private InFlightBatch? _batch;
     private Queue<SendWaiter>? _waiters;
     private bool _ready;
     private bool _sendRunning;
     private int _emptyRaising;
-    private long _bytesSending;
     private long _bytesSent;
-    private long _acceptedTotal;
 
     /// <summary>
     /// True while connected, and also inside this connection's OnDisconnecting during a graceful disconnect, until
@@ -63,7 +59,10 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     private void AppendLocked(ReadOnlySpan<byte> data) => Queue.Append(data, _options.SendBufferSize);
 
     /// <summary>Bytes handed to the transport in the send under way.</summary>
-    public long BytesSending => Interlocked.Read(ref _bytesSending);
+    public long BytesSending => Volatile.Read(ref _queue)?.ReadSending() ?? 0;
+
+    /// <summary>Bytes handed to the transport and not yet sent; under the lock.</summary>
+    private long SendingLocked => _queue?.Sending ?? 0;
 
     public long BytesSent => Interlocked.Read(ref _bytesSent);
 
@@ -212,8 +211,9 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
             if (direct)
             {
                 _sendRunning = true;
-                _bytesSending = length;
-                _acceptedTotal += length;
+                var queue = Queue;
+                queue.Sending = length;
+                queue.AcceptedTotal += length;
             }
             else
             {
@@ -269,7 +269,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
         if (!AcceptsSends)
             return SendStatus.NotConnected;
         var limit = _options.SendBufferLimit;
-        if (limit > 0 && QueuedBytes + _bytesSending + length > limit)
+        if (limit > 0 && QueuedBytes + SendingLocked + length > limit)
             return SendStatus.LimitReached;
         return SendStatus.Accepted;
     }
@@ -280,7 +280,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     /// </summary>
     private bool AcceptedLocked(int length, bool mayHold)
     {
-        _acceptedTotal += length;
+        Queue.AcceptedTotal += length;
         RaiseWatermarkLocked();
         if (_sendRunning || !_ready || (mayHold && CorkedLocked()))
             return false;
@@ -290,7 +290,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
 
     private Task<bool> AddWaiterLocked()
     {
-        var waiter = new SendWaiter(_acceptedTotal);
+        var waiter = new SendWaiter(Queue.AcceptedTotal);
         (_waiters ??= new Queue<SendWaiter>()).Enqueue(waiter);
         return waiter.Task;
     }
@@ -305,7 +305,8 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     {
         while (NextBatchOrStop())
         {
-            var send = _transport.SendAsync(_batch!.Views);
+            // The sender's own batch: the queue exists once one was taken, and is never replaced.
+            var send = _transport.SendAsync(_queue!.Batch!.Views);
             var result = await (send.IsCompleted ? send : ParkedAsync(send, Loops.Send)).ConfigureAwait(false);
             if (!CompleteSend(result, direct: false))
                 return;
@@ -321,13 +322,14 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
             closed = _closed;
             if (!closed)
                 MaterializeLocked();
-            if (!closed && ((_batch ??= new InFlightBatch()).Count > 0 || (_queue?.TakeBatch(_batch) ?? false)))
-            {
-                _bytesSending = _batch.Bytes;
+            var queue = _queue;
+            if (!closed && queue != null && TakeBatchLocked(queue))
                 return true;
+            if (queue != null)
+            {
+                queue.Batch?.Clear();
+                queue.Sending = 0;
             }
-            _batch?.Clear();
-            _bytesSending = 0;
             _sendRunning = false;
             if (!closed && _logAttached)
             {
@@ -335,10 +337,10 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
                 // second look after the same fence sees its message, or it saw the loop stopped and wakes it itself.
                 Interlocked.MemoryBarrier();
                 MaterializeLocked();
-                if ((_queue?.TakeBatch(_batch ??= new InFlightBatch()) ?? false))
+                queue = _queue;
+                if (queue != null && TakeBatchLocked(queue))
                 {
                     _sendRunning = true;
-                    _bytesSending = _batch.Bytes;
                     return true;
                 }
             }
@@ -381,6 +383,16 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
         }
     }
 
+    /// <summary>The batch to send: what is left of the last one, else the next one from the queue; false when there is none.</summary>
+    private static bool TakeBatchLocked(SendQueue queue)
+    {
+        var batch = queue.Batch ??= new InFlightBatch();
+        if (batch.Count == 0 && !queue.TakeBatch(batch))
+            return false;
+        queue.Sending = batch.Bytes;
+        return true;
+    }
+
     /// <summary>Books a finished transport send of either sender: counters, waiters, OnSent. False when it failed (the sender role is given up).</summary>
     private bool CompleteSend(IoResult result, bool direct)
     {
@@ -389,25 +401,27 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
         TaskCompletionSource? writable = null;
         lock (this)
         {
+            // A send was made, so the queue exists.
+            var queue = _queue!;
             if (direct)
-                _bytesSending = 0;
+                queue.Sending = 0;
             else if (result.Succeeded)
-                _batch!.Consume(result.Bytes);
+                queue.Batch!.Consume(result.Bytes);
             _bytesSent += result.Bytes;
             if (result.Succeeded)
             {
                 // Published multicast bytes count as pending (for OnSent and the watermarks) like queued ones.
                 MaterializeLocked();
-                var inFlight = _batch?.Bytes ?? 0;
-                _bytesSending = inFlight;
+                var inFlight = queue.Batch?.Bytes ?? 0;
+                queue.Sending = inFlight;
                 pending = QueuedBytes + inFlight;
                 done = TakeCompletedWaitersLocked();
                 writable = LowerWatermarkLocked(pending);
             }
             else
             {
-                _batch?.Clear();
-                _bytesSending = 0;
+                queue.Batch?.Clear();
+                queue.Sending = 0;
                 _sendRunning = false;
             }
         }

@@ -63,7 +63,7 @@ internal sealed partial class StreamSessionEngine
         _ready = transport.Tls == null;
     }
 
-    private enum Phase
+    private enum Phase : byte
     {
         NotRaised,
         Raising,
@@ -72,7 +72,7 @@ internal sealed partial class StreamSessionEngine
 
     /// <summary>The engine's two I/O loops, as flags for <see cref="_parked"/>.</summary>
     [Flags]
-    private enum Loops
+    private enum Loops : byte
     {
         None = 0,
         Receive = 1,
