@@ -70,7 +70,7 @@ internal sealed partial class StreamSessionEngine
         Done,
     }
 
-    /// <summary>The engine's two I/O loops, as flags for <see cref="_parked"/>.</summary>
+    /// <summary>The engine's two I/O loops, for <see cref="Park"/>: the send loop as a flag in <see cref="_parked"/>, the receive loop counted in <see cref="_receiveParks"/>.</summary>
     [Flags]
     private enum Loops : byte
     {
