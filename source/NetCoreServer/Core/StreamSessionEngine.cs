@@ -1,5 +1,6 @@
 using System;
 using System.Net.Sockets;
+using System.Runtime.CompilerServices;
 using System.Threading;
 using System.Threading.Tasks;
 
@@ -97,6 +98,16 @@ internal sealed partial class StreamSessionEngine
     }
 
     public IStreamTransport Transport => _transport;
+
+    /// <summary>
+    /// The transport's identity hash (the idle sweep keys a dictionary by engine). The engine's own is left unused: an
+    /// object whose header holds an identity hash and is then locked, as the engine locks itself, moves both into a
+    /// sync block the runtime allocates for it.
+    /// </summary>
+    public override int GetHashCode() => RuntimeHelpers.GetHashCode(_transport);
+
+    /// <summary>Reference equality, as ever; declared beside <see cref="GetHashCode"/>.</summary>
+    public override bool Equals(object? obj) => ReferenceEquals(this, obj);
 
     /// <summary>The options in force.</summary>
     public EngineOptions Options => _options;
