@@ -16,7 +16,9 @@ public class SendQueueBenchmarks
 {
     private const int Messages = 64;
 
-    private readonly SendQueue _queue = new(new EngineOptions());
+    // The chunk size a connection with default options coalesces into.
+    private static readonly int s_chunkSize = new EngineOptions().SendBufferSize;
+    private readonly SendQueue _queue = new();
     private readonly InFlightBatch _batch = new();
     private byte[] _message = [];
     private LogChunk _chunk = null!;
@@ -64,7 +66,7 @@ public class SendQueueBenchmarks
     private void AppendAll()
     {
         for (var i = 0; i < Messages; i++)
-            _queue.Append(_message);
+            _queue.Append(_message, s_chunkSize);
     }
 
     private void AppendLogAll()

@@ -14,11 +14,13 @@ namespace NetCoreServer.Performance.IdleConnections;
 /// </summary>
 internal sealed class RawIdleServer : IIdleServer
 {
-
     private readonly HashSet<Socket> _sockets = [];
+    private readonly Action<Socket> _forget;
     private readonly CancellationTokenSource _stop = new();
     private Socket? _listener;
     private long _ready;
+
+    public RawIdleServer() => _forget = Forget;
 
     public long ReadySessions => Interlocked.Read(ref _ready);
 
@@ -71,7 +73,7 @@ internal sealed class RawIdleServer : IIdleServer
                 lock (_sockets)
                     _sockets.Add(socket);
                 Interlocked.Increment(ref _ready);
-                _ = ReceiveLoopAsync(socket);
+                _ = RawSet.ReceiveLoopAsync(socket, _forget);
             }
         }
         catch (Exception exception) when (exception is SocketException or ObjectDisposedException or OperationCanceledException)
@@ -79,10 +81,10 @@ internal sealed class RawIdleServer : IIdleServer
         }
     }
 
-    // The raw way to wait on an idle socket (RawSet's loop), then forget the socket once its peer has gone.
-    private async Task ReceiveLoopAsync(Socket socket)
+    // Once a socket's receive loop (RawSet's) has ended: forget the socket. The loop calls this itself, so a connection
+    // costs one state machine, not a second one awaiting the first.
+    private void Forget(Socket socket)
     {
-        await RawSet.ReceiveLoopAsync(socket).ConfigureAwait(false);
         lock (_sockets)
             _sockets.Remove(socket);
         socket.Dispose();

@@ -191,7 +191,10 @@ internal sealed class RawSet : IConnectionSet
     }
 
     /// <summary>Waits with a zero-byte receive, then rents a buffer only while data is there, until the peer closes.</summary>
-    internal static async Task ReceiveLoopAsync(Socket socket)
+    /// <param name="socket">The connected socket.</param>
+    /// <param name="ended">Told once the loop has ended (a server forgets the socket there): one state machine per
+    /// connection, as a raw server written by hand has, rather than a second one awaiting this loop.</param>
+    internal static async Task ReceiveLoopAsync(Socket socket, Action<Socket>? ended = null)
     {
         try
         {
@@ -202,7 +205,7 @@ internal sealed class RawSet : IConnectionSet
                 try
                 {
                     if (await socket.ReceiveAsync(buffer, SocketFlags.None).ConfigureAwait(false) == 0)
-                        return;
+                        break;
                 }
                 finally
                 {
@@ -213,6 +216,7 @@ internal sealed class RawSet : IConnectionSet
         catch (Exception exception) when (exception is SocketException or ObjectDisposedException)
         {
         }
+        ended?.Invoke(socket);
     }
 
     private static async Task ReceiveLoopAsync(Stream stream)

@@ -4,8 +4,10 @@ using System.Threading;
 namespace NetCoreServer.Core;
 
 /// <summary>
-/// Per-connection limits. The connection object owns one and its Option properties write through, so a
-/// limit changed in <c>OnConnecting</c> (or later) applies to the running engine.
+/// Per-connection limits. The connection's Option properties write through, so a limit changed in <c>OnConnecting</c>
+/// (or later) applies to the running engine. Server sessions start with one <see cref="Shared"/> instance per server
+/// (10,000 idle sessions then hold no copy each); a session's first Option write gives it its own copy, see
+/// <see cref="StreamConnection"/>.
 /// </summary>
 internal sealed class EngineOptions : ConnectionLimits
 {
@@ -20,6 +22,24 @@ internal sealed class EngineOptions : ConnectionLimits
     public EngineOptions()
         : base(DefaultSendBufferLimit)
     {
+    }
+
+    /// <summary>True for an instance several connections read: it is never written again; a writer takes a <see cref="Copy"/>.</summary>
+    public bool Shared { get; private set; }
+
+    /// <summary>Marks this instance shared (after its values are set) and returns it.</summary>
+    public EngineOptions Share()
+    {
+        Shared = true;
+        return this;
+    }
+
+    /// <summary>A private copy with the same values, for one connection to write.</summary>
+    public EngineOptions Copy()
+    {
+        var copy = (EngineOptions)MemberwiseClone();
+        copy.Shared = false;
+        return copy;
     }
 
     /// <summary>The first in-process receive buffer (a stream's receive buffer then grows up to <see cref="ConnectionLimits.ReceiveBufferLimit"/>, default <see cref="DefaultReceiveBufferLimit"/>).</summary>

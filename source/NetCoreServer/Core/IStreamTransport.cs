@@ -14,6 +14,9 @@ namespace NetCoreServer.Core;
 /// </summary>
 internal interface IStreamTransport : IDisposable
 {
+    /// <summary>The connected socket under the transport; null for a transport without one (the engine tests' in-memory one).</summary>
+    Socket? Socket => null;
+
     /// <summary>What a TLS transport negotiated; null for plain sockets, which have no handshake.</summary>
     ITlsInfo? Tls { get; }
 
@@ -22,6 +25,23 @@ internal interface IStreamTransport : IDisposable
 
     /// <summary>Receives into <paramref name="buffer"/>; an empty buffer waits for data without consuming it. Zero bytes on a non-empty buffer means the peer closed its side.</summary>
     ValueTask<IoResult> ReceiveAsync(Memory<byte> buffer);
+
+    /// <summary>
+    /// <see cref="ReceiveAsync"/> without a task: true when the receive completed at once (<paramref name="result"/> says
+    /// how), false when it is pending, and then <paramref name="completion"/> is told once it completes. The engine's
+    /// receive loop waits this way, so an idle connection holds no state machine. This default relays a
+    /// <see cref="ReceiveAsync"/> through a new <see cref="ReceiveRelay"/> each time it is pending; transports keep one.
+    /// </summary>
+    bool TryReceive(Memory<byte> buffer, IReceiveCompletion completion, out IoResult result)
+    {
+        var receive = ReceiveAsync(buffer);
+        if (receive.IsCompleted)
+        {
+            result = ReceiveRelay.ResultOf(receive.ConfigureAwait(false).GetAwaiter());
+            return true;
+        }
+        return new ReceiveRelay().TryReceive(receive, completion, out result);
+    }
 
     /// <summary>Sends every byte of the batch, in order.</summary>
     ValueTask<IoResult> SendAsync(IReadOnlyList<ArraySegment<byte>> batch);

@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Threading;
 
 namespace NetCoreServer.Core;
 
@@ -24,24 +25,42 @@ internal sealed class SendQueue
 
     // Made on the first segment that does not fit the tail: an idle connection never needs it.
     private Queue<Segment>? _pending;
-    private readonly EngineOptions _options;
     private Segment _tail;
     private bool _hasTail;
-
-    public SendQueue(EngineOptions options) => _options = options;
+    private long _sending;
 
     public long Bytes { get; private set; }
 
+    // What the send loop took from the queue, and two counters that span queued and taken bytes. They live here rather
+    // than in the engine so that a connection that never sent holds none of them (the queue is made by the first send).
+
+    /// <summary>The batch the send loop took and is sending (made by its first batch).</summary>
+    public InFlightBatch? Batch { get; set; }
+
+    /// <summary>Bytes handed to the transport and not yet sent: the batch's, or a blocking send's. Under the engine's lock (see <see cref="ReadSending"/>).</summary>
+    public long Sending
+    {
+        get => _sending;
+        set => Volatile.Write(ref _sending, value);
+    }
+
+    /// <summary>Bytes accepted for sending over the connection's life: what a send waiter waits for.</summary>
+    public long AcceptedTotal { get; set; }
+
+    /// <summary><see cref="Sending"/>, read without the engine's lock.</summary>
+    public long ReadSending() => Interlocked.Read(ref _sending);
+
     public bool IsEmpty => Bytes == 0;
 
-    public void Append(ReadOnlySpan<byte> data)
+    /// <summary>Copies <paramref name="data"/> in, into pooled chunks of at least <paramref name="chunkSize"/> bytes (and <see cref="MinChunkSize"/>).</summary>
+    public void Append(ReadOnlySpan<byte> data, int chunkSize)
     {
         while (!data.IsEmpty)
         {
             if (!_hasTail || _tail.Owner != null || _tail.Offset + _tail.Count == _tail.Array.Length)
             {
                 FlushTail();
-                _tail = new Segment(EngineBuffers.Rent(Math.Max(data.Length, Math.Max(MinChunkSize, _options.SendBufferSize))), 0, 0, null);
+                _tail = new Segment(EngineBuffers.Rent(Math.Max(data.Length, Math.Max(MinChunkSize, chunkSize))), 0, 0, null);
                 _hasTail = true;
             }
             var room = _tail.Array.Length - _tail.Offset - _tail.Count;

@@ -12,7 +12,7 @@ public abstract partial class StreamConnection
     public int OptionReceiveBufferLimit
     {
         get => Limits.ReceiveBufferLimit;
-        set => Limits.ReceiveBufferLimit = value;
+        set => WritableLimits.ReceiveBufferLimit = value;
     }
 
     /// <summary>
@@ -23,7 +23,7 @@ public abstract partial class StreamConnection
     public int OptionReceiveBufferSize
     {
         get => Limits.ReceiveBufferSize;
-        set => Limits.ReceiveBufferSize = value;
+        set => WritableLimits.ReceiveBufferSize = value;
     }
 
     /// <summary>
@@ -34,7 +34,7 @@ public abstract partial class StreamConnection
     public int OptionSendBufferLimit
     {
         get => (int)Math.Min(Limits.SendBufferLimit, int.MaxValue);
-        set => Limits.SendBufferLimit = value;
+        set => WritableLimits.SendBufferLimit = value;
     }
 
     /// <summary>
@@ -51,7 +51,7 @@ public abstract partial class StreamConnection
         set
         {
             ArgumentOutOfRangeException.ThrowIfNegative(value);
-            Limits.SendHighWatermark = value;
+            WritableLimits.SendHighWatermark = value;
         }
     }
 
@@ -67,7 +67,7 @@ public abstract partial class StreamConnection
         set
         {
             ArgumentOutOfRangeException.ThrowIfNegative(value);
-            Limits.SendLowWatermark = value;
+            WritableLimits.SendLowWatermark = value;
         }
     }
 
@@ -82,7 +82,7 @@ public abstract partial class StreamConnection
     public bool OptionStopReadingWhenUnwritable
     {
         get => Limits.StopReadingWhenUnwritable;
-        set => Limits.StopReadingWhenUnwritable = value;
+        set => WritableLimits.StopReadingWhenUnwritable = value;
     }
 
     /// <summary>False while the connection is unwritable (see <see cref="OptionSendHighWatermark"/>); true otherwise.</summary>
@@ -92,7 +92,7 @@ public abstract partial class StreamConnection
     public int OptionSendBufferSize
     {
         get => Limits.SendBufferSize;
-        set => Limits.SendBufferSize = value;
+        set => WritableLimits.SendBufferSize = value;
     }
 
     /// <summary>
@@ -108,7 +108,7 @@ public abstract partial class StreamConnection
         set
         {
             ArgumentOutOfRangeException.ThrowIfLessThan(value, TimeSpan.Zero);
-            Limits.DisconnectTimeout = value;
+            WritableLimits.DisconnectTimeout = value;
         }
     }
 
@@ -133,7 +133,7 @@ public abstract partial class StreamConnection
         set
         {
             ArgumentOutOfRangeException.ThrowIfLessThan(value, TimeSpan.Zero);
-            Limits.IdleTimeout = value;
+            WritableLimits.IdleTimeout = value;
         }
     }
 

@@ -25,6 +25,8 @@ public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
 {
     private StreamSessionEngine? _engine;
     private IStreamProtocol? _protocol;
+    // Shared with the other sessions of a server until an Option is written here (see WritableLimits).
+    private EngineOptions _limits = new();
 
     private protected StreamConnection()
     {
@@ -46,8 +48,34 @@ public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
     /// <summary>Why the last connection ended; <see cref="NetCoreServer.DisconnectReason.None"/> while it is live. Readable in <see cref="OnDisconnected"/>.</summary>
     public DisconnectReason DisconnectReason => _engine?.Reason ?? DisconnectReason.None;
 
-    /// <summary>Options, limits and statistics shared with the engine.</summary>
-    private protected EngineOptions Limits { get; } = new();
+    /// <summary>Options and limits, read by the engine; possibly shared with other sessions, so only read through this.</summary>
+    private protected EngineOptions Limits => Volatile.Read(ref _limits);
+
+    /// <summary>
+    /// Options and limits to write: the connection's own copy, made on the first write when they are shared, and handed
+    /// to the running engine so the change applies to it.
+    /// </summary>
+    private protected EngineOptions WritableLimits
+    {
+        get
+        {
+            while (true)
+            {
+                var current = Volatile.Read(ref _limits);
+                if (!current.Shared)
+                    return current;
+                var copy = current.Copy();
+                if (Interlocked.CompareExchange(ref _limits, copy, current) != current)
+                    continue;
+                // Pairs with CreateEngine: either it sees the copy, or the engine it published is seen here.
+                Volatile.Read(ref _engine)?.UseOptions(copy);
+                return copy;
+            }
+        }
+    }
+
+    /// <summary>Starts from options shared with other connections (a server's session defaults); constructors only.</summary>
+    private protected void ShareLimits(EngineOptions shared) => _limits = shared;
 
     /// <summary>The engine of the current (or last) connection.</summary>
     private protected StreamSessionEngine? Engine => _engine;
@@ -71,7 +99,11 @@ public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
     private protected StreamSessionEngine CreateEngine(IStreamTransport transport)
     {
         var engine = new StreamSessionEngine(transport, this, Limits);
-        _engine = engine;
+        Interlocked.Exchange(ref _engine, engine);
+        // An Option written meanwhile may have copied the options without seeing this engine.
+        var limits = Volatile.Read(ref _limits);
+        if (!ReferenceEquals(limits, engine.Options))
+            engine.UseOptions(limits);
         return engine;
     }
 

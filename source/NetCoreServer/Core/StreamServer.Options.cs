@@ -41,4 +41,24 @@ public abstract partial class StreamServer
     /// long is disconnected with <see cref="DisconnectReason.Timeout"/>. See <see cref="StreamConnection.OptionIdleTimeout"/>.
     /// </summary>
     public System.TimeSpan OptionIdleTimeout { get; set; }
+
+    // The options new sessions share until one of them writes its own (see StreamConnection.WritableLimits).
+    private Core.EngineOptions? _sessionLimits;
+
+    /// <summary>The options a new session starts with: the server's current session options, one instance shared by every session made while they stay the same.</summary>
+    /// <exception cref="System.ArgumentOutOfRangeException"><see cref="OptionIdleTimeout"/> is negative.</exception>
+    internal Core.EngineOptions SessionLimits()
+    {
+        var receive = OptionReceiveBufferSize;
+        var send = OptionSendBufferSize;
+        var idle = OptionIdleTimeout;
+        var shared = System.Threading.Volatile.Read(ref _sessionLimits);
+        if (shared != null && shared.ReceiveBufferSize == receive && shared.SendBufferSize == send && shared.IdleTimeout == idle)
+            return shared;
+        // The session's own OptionIdleTimeout refuses a negative value; so does the server's default for it.
+        System.ArgumentOutOfRangeException.ThrowIfLessThan(idle, System.TimeSpan.Zero, nameof(OptionIdleTimeout));
+        shared = new Core.EngineOptions { ReceiveBufferSize = receive, SendBufferSize = send, IdleTimeout = idle }.Share();
+        System.Threading.Volatile.Write(ref _sessionLimits, shared);
+        return shared;
+    }
 }

@@ -17,13 +17,14 @@ public abstract class StreamSession : StreamConnection
     private protected StreamSession(StreamServer owner)
     {
         _owner = owner;
-        OptionReceiveBufferSize = owner.OptionReceiveBufferSize;
-        OptionSendBufferSize = owner.OptionSendBufferSize;
-        OptionIdleTimeout = owner.OptionIdleTimeout;
+        ShareLimits(owner.SessionLimits());
     }
 
     /// <summary>The connected socket (set when the session connects).</summary>
-    public Socket Socket { get; private set; } = null!;
+    public Socket Socket => Engine?.Transport.Socket!;
+
+    /// <summary>The server that accepted this session (the transports' sessions expose it typed as <c>Server</c>).</summary>
+    private protected StreamServer Owner => _owner;
 
     /// <summary>
     /// Starts a graceful disconnect and returns at once: new sends are refused, data already accepted is delivered
@@ -42,7 +43,6 @@ public abstract class StreamSession : StreamConnection
     /// <summary>Takes an accepted socket: applies the server's socket options and makes the engine (no hooks yet; see <see cref="StreamSessionEngine.StartAccepted"/>).</summary>
     internal StreamSessionEngine Accept(Socket socket, System.Net.IPAddress? address)
     {
-        Socket = socket;
         AdmittedAddress = address;
         _owner.ConfigureAccepted(socket);
         return CreateEngine(CreateTransport(socket));

@@ -29,7 +29,7 @@ internal sealed partial class StreamSessionEngine
     /// <summary>True the first time in an unwritable episode (or since the queue drained) that a refusal is to be reported.</summary>
     public bool TakeRefusalReport()
     {
-        lock (_lock)
+        lock (this)
         {
             if (_refusalReported)
                 return false;
@@ -42,7 +42,7 @@ internal sealed partial class StreamSessionEngine
     private void RaiseWatermarkLocked()
     {
         var high = _options.EffectiveHighWatermark;
-        if (_unwritable || high <= 0 || _queue.Bytes + _bytesSending <= high)
+        if (_unwritable || high <= 0 || QueuedBytes + SendingLocked <= high)
             return;
         _unwritable = true;
         _writabilityDirty = true;
@@ -76,25 +76,11 @@ internal sealed partial class StreamSessionEngine
     {
         if (!Volatile.Read(ref _unwritable))
             return null;
-        lock (_lock)
+        lock (this)
         {
             if (!_unwritable || _closed || !_options.StopReadingWhenUnwritable)
                 return null;
             return (_writable ??= new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously)).Task;
-        }
-    }
-
-    /// <summary>Waits while paused; counted as parked, so a close need not wait for the pool to resume this loop.</summary>
-    private async Task PausedAsync(Task writable)
-    {
-        Park(Loops.Receive);
-        try
-        {
-            await writable.ConfigureAwait(false);
-        }
-        finally
-        {
-            Unpark(Loops.Receive);
         }
     }
 
@@ -106,7 +92,7 @@ internal sealed partial class StreamSessionEngine
         while (true)
         {
             bool writable;
-            lock (_lock)
+            lock (this)
             {
                 if (_notifying)
                     return;
@@ -119,7 +105,7 @@ internal sealed partial class StreamSessionEngine
             }
             // Sending kind: a blocking Send from the hook must not wait on the send loop that may be raising it.
             RunHook(HookKind.Sending, writable, static (e, w) => e._host.EngineWritabilityChanged(w));
-            lock (_lock)
+            lock (this)
                 _notifying = false;
         }
     }

@@ -21,13 +21,13 @@ internal sealed partial class StreamSessionEngine
     /// <summary>The most bytes held back while a read is handled: a few TLS records' worth (16 KiB each).</summary>
     internal const int CorkBytes = 64 * 1024;
 
-    // The managed id of the receive thread while it hands a read to the host, 0 otherwise. Guarded by _lock.
+    // The managed id of the receive thread while it hands a read to the host, 0 otherwise. Guarded by the engine's lock.
     private int _corkThread;
 
     /// <summary>The receive loop is about to hand a read to the host: hold what this thread queues meanwhile.</summary>
     private void Cork()
     {
-        lock (_lock)
+        lock (this)
             _corkThread = Environment.CurrentManagedThreadId;
     }
 
@@ -35,7 +35,7 @@ internal sealed partial class StreamSessionEngine
     private void Uncork()
     {
         bool start;
-        lock (_lock)
+        lock (this)
         {
             _corkThread = 0;
             start = StartHeldLocked();
@@ -48,7 +48,7 @@ internal sealed partial class StreamSessionEngine
     private void SendHeld()
     {
         bool start;
-        lock (_lock)
+        lock (this)
             start = StartHeldLocked();
         if (start)
             RunSendLoop();
@@ -60,7 +60,7 @@ internal sealed partial class StreamSessionEngine
     /// </summary>
     private bool StartHeldLocked()
     {
-        if (_sendRunning || !_ready || _closed || _queue.IsEmpty)
+        if (_sendRunning || !_ready || _closed || QueueEmpty)
             return false;
         _sendRunning = true;
         return true;
@@ -71,7 +71,7 @@ internal sealed partial class StreamSessionEngine
     {
         if (_corkThread != Environment.CurrentManagedThreadId)
             return false;
-        return _queue.Bytes < CorkLimitLocked();
+        return QueuedBytes < CorkLimitLocked();
     }
 
     // Under a small send limit, half of it, and under the high watermark: a hook that queues up to either must find

@@ -19,7 +19,7 @@ internal sealed partial class StreamSessionEngine
         if (_options.IdleTimeout <= TimeSpan.Zero)
             return;
         Volatile.Write(ref _lastReceived, Environment.TickCount64);
-        lock (_lock)
+        lock (this)
         {
             if (_closed)
                 return;

@@ -28,7 +28,7 @@ internal sealed partial class StreamSessionEngine
             return;
         lock (log.Lock)
         {
-            lock (_lock)
+            lock (this)
             {
                 if (_state != (int)SessionState.Connected || _logAttached)
                     return;
@@ -72,12 +72,12 @@ internal sealed partial class StreamSessionEngine
                 continue;
             }
             var n = (int)(Math.Min(to, chunkEnd) - position);
-            _queue.AppendLog(chunk, (int)(position - chunk.Start), n);
+            Queue.AppendLog(chunk, (int)(position - chunk.Start), n);
             position += n;
         }
         _logChunk = chunk;
         Volatile.Write(ref _logCursor, position);
-        _acceptedTotal += length;
+        Queue.AcceptedTotal += length;
         RaiseWatermarkLocked();
     }
 
@@ -101,15 +101,15 @@ internal sealed partial class StreamSessionEngine
         if (limit <= 0)
             return SendStatus.Accepted;
         var length = end - start;
-        // A racy first look: the queue only grows under the log lock the caller holds or under _lock, checked below.
-        if (_queue.Bytes + Interlocked.Read(ref _bytesSending) + (start - Volatile.Read(ref _logCursor)) + length <= limit)
+        // A racy first look: the queue only grows under the log lock the caller holds or under the engine's lock, checked below.
+        if (QueuedBytes + (Volatile.Read(ref _queue)?.ReadSending() ?? 0) + (start - Volatile.Read(ref _logCursor)) + length <= limit)
             return SendStatus.Accepted;
-        lock (_lock)
+        lock (this)
         {
             if (!_logAttached)
                 return SendStatus.NotConnected;
             MaterializeToLocked(start);
-            if (_queue.Bytes + _bytesSending + length <= limit)
+            if (QueuedBytes + SendingLocked + length <= limit)
                 return SendStatus.Accepted;
             PassLocked(end);
             return SendStatus.LimitReached;
@@ -125,7 +125,7 @@ internal sealed partial class StreamSessionEngine
     {
         if (!_logAttached)
             return;
-        lock (_lock)
+        lock (this)
         {
             if (!_logAttached)
                 return;
@@ -152,12 +152,12 @@ internal sealed partial class StreamSessionEngine
     {
         if (!_logAttached || Volatile.Read(ref _sendRunning))
             return;
-        lock (_lock)
+        lock (this)
         {
             if (!_logAttached || _sendRunning || !_ready || _closed)
                 return;
             MaterializeLocked();
-            if (_queue.IsEmpty)
+            if (QueueEmpty)
                 return;
             _sendRunning = true;
             // Until the pool runs it the loop waits as a pending send does: a close need not wait for it (see Park).

@@ -11,21 +11,24 @@ namespace NetCoreServer.Core;
 /// it holds no buffer: a zero-byte receive waits for data and only then is a pooled buffer rented. A read that fills
 /// the buffer doubles the next one (up to the limit); short reads let it shrink back.
 /// </summary>
-internal sealed partial class StreamSessionEngine
+internal sealed partial class StreamSessionEngine : IReceiveCompletion
 {
     private bool _receiveRequested;
     private bool _receiveRunning;
     private long _bytesReceived;
 
-    // What the host consumed in the delivery under way (written and read on the receive loop only).
-    private int _consumed;
+    // The receive loop's state (touched by the loop only): the rented buffer, if any; the unconsumed bytes at its front
+    // (while a read is delivered, what the host consumed of it: see DeliverCorked); the size of the next buffer to rent.
+    private byte[]? _receiveBuffer;
+    private int _receiveFilled;
+    private int _receiveSize;
 
     public long BytesReceived => Interlocked.Read(ref _bytesReceived);
 
     /// <summary>Starts the receive loop once (when the transport is ready: after the TLS handshake); later calls do nothing.</summary>
     public void StartReceiving()
     {
-        lock (_lock)
+        lock (this)
         {
             if (_receiveRequested || _closed || !_ready)
                 return;
@@ -33,21 +36,26 @@ internal sealed partial class StreamSessionEngine
             _receiveRunning = true;
         }
         StartIdleTimer();
-        _ = ReceiveLoopAsync();
+        _receiveSize = _options.EffectiveReceiveBufferSize;
+        ReceiveLoop(resumed: false, default);
     }
 
     /// <summary>
-    /// Reads until the connection ends. The host says how much of what it was handed it consumed (a protocol parser
-    /// may leave a partial message); the rest stays at the front of the buffer and is handed again with the next read,
-    /// so no parser keeps its own copy. The loop awaits, so synchronous completions iterate instead of recursing.
+    /// Reads until the connection ends or a receive is pending; the completion of that receive (or the end of a pause)
+    /// runs it again. The host says how much of what it was handed it consumed (a protocol parser may leave a partial
+    /// message); the rest stays at the front of the buffer and is handed again with the next read, so no parser keeps
+    /// its own copy. Synchronous completions iterate instead of recursing. The loop is a callback rather than an async
+    /// method so that an idle connection holds no state machine: its whole state is the three fields above.
     /// </summary>
-    private async Task ReceiveLoopAsync()
+    /// <param name="resumed">Called with the <paramref name="result"/> of a receive that completed later.</param>
+    /// <param name="result">That receive's result.</param>
+    private void ReceiveLoop(bool resumed, IoResult result)
     {
-        byte[]? buffer = null;
-        var filled = 0;
-        var size = _options.EffectiveReceiveBufferSize;
+        var ended = true;
         try
         {
+            if (resumed && !HandleReceive(result))
+                return;
             while (!_closed)
             {
                 var paused = PauseReading();
@@ -55,110 +63,154 @@ internal sealed partial class StreamSessionEngine
                 {
                     // Unwritable: read nothing more until the peer has taken what it was sent. An empty buffer goes
                     // back to the pool meanwhile; a partial message stays.
-                    if (buffer != null && filled == 0)
+                    if (_receiveBuffer != null && _receiveFilled == 0)
                     {
-                        EngineBuffers.Return(buffer);
-                        buffer = null;
+                        EngineBuffers.Return(_receiveBuffer);
+                        _receiveBuffer = null;
                     }
-                    await PausedAsync(paused).ConfigureAwait(false);
-                    continue;
+                    ended = false;
+                    _ = ResumeAfterPauseAsync(paused);
+                    return;
                 }
                 // Without a buffer, a zero-byte receive waits for data; a buffer is rented only once some is there.
-                // A receive that does not complete at once parks the loop (see Park) for as long as it waits; this is
-                // done here rather than in a helper so that an idle connection holds no state machine besides this one.
-                var receive = _transport.ReceiveAsync(buffer == null ? Memory<byte>.Empty : buffer.AsMemory(filled));
-                var parked = !receive.IsCompleted;
-                if (parked)
+                var buffer = _receiveBuffer;
+                if (!_transport.TryReceive(buffer == null ? Memory<byte>.Empty : buffer.AsMemory(_receiveFilled), this, out result))
+                {
+                    // Pending: parked while it waits (see Park). Its completion may already run the loop on another
+                    // thread, so nothing here touches the loop's state any more.
+                    ended = false;
                     Park(Loops.Receive);
-                IoResult result;
-                try
-                {
-                    result = await receive.ConfigureAwait(false);
-                }
-                finally
-                {
-                    if (parked)
-                        Unpark(Loops.Receive);
-                }
-                if (!result.Succeeded)
-                {
-                    OnTransportError(result.Error);
                     return;
                 }
-                if (buffer == null)
-                {
-                    buffer = EngineBuffers.Rent(size);
-                    continue;
-                }
-                if (result.Bytes == 0)
-                {
-                    // End of stream: deliver what we still owe the peer, then close. A partial message is dropped.
-                    Disconnect(DisconnectReason.PeerClosed);
+                if (!HandleReceive(result))
                     return;
-                }
-
-                Interlocked.Add(ref _bytesReceived, result.Bytes);
-                _host.EngineCounted(result.Bytes, 0);
-                Received();
-                var read = result.Bytes;
-                var kept = filled;
-                // After a local Disconnect, data is read and dropped until the peer's end of stream.
-                filled = State == SessionState.Connected ? Deliver(buffer, kept + read) : 0;
-                if (filled < 0)
-                    return;
-
-                if (filled == buffer.Length)
-                {
-                    // One message fills the whole buffer: grow it, up to the receive limit.
-                    if (buffer.Length >= _options.EffectiveReceiveBufferLimit)
-                    {
-                        // Longer than the limit, and its protocol did not refuse it itself.
-                        Abort(DisconnectReason.ProtocolError);
-                        return;
-                    }
-                    buffer = Grow(buffer, filled, ref size);
-                }
-                else if (filled > 0)
-                {
-                    // A partial message stays at the front and waits for the rest.
-                }
-                else if (read == buffer.Length - kept)
-                {
-                    // The read filled the buffer: the peer sends faster than one buffer per read.
-                    if (buffer.Length < _options.EffectiveReceiveBufferLimit)
-                        buffer = Grow(buffer, 0, ref size);
-                }
-                else
-                {
-                    // A short read and nothing kept: go idle without a buffer, shrinking back after a burst.
-                    if (read < buffer.Length / 4)
-                        size = Math.Max(_options.EffectiveReceiveBufferSize, size / 2);
-                    EngineBuffers.Return(buffer);
-                    buffer = null;
-                }
             }
         }
         finally
         {
-            if (buffer != null)
-                EngineBuffers.Return(buffer);
-            bool close;
-            lock (_lock)
-            {
-                _receiveRunning = false;
-                close = _shutdownDone;
-            }
-            if (close)
-                CloseTransport();
-            TryFinish();
+            if (ended)
+                EndReceive();
         }
     }
 
-    /// <summary>Doubles the buffer (up to the limit), keeping its first <paramref name="keep"/> bytes.</summary>
-    private byte[] Grow(byte[] buffer, int keep, ref int size)
+    void IReceiveCompletion.ReceiveCompleted(IoResult result)
     {
-        size = Math.Min(buffer.Length * 2, _options.EffectiveReceiveBufferLimit);
-        var larger = EngineBuffers.Rent(size);
+        Unpark(Loops.Receive);
+        try
+        {
+            ReceiveLoop(resumed: true, result);
+        }
+        catch (Exception)
+        {
+            // A fault in the engine's own code (hooks cannot throw into it): the loop has ended; so does the
+            // connection, instead of the exception reaching the socket's completion thread.
+            Abort(DisconnectReason.Error);
+        }
+    }
+
+    /// <summary>Waits while paused, counted as parked (a close need not wait for the pool to resume this loop), then reads again.</summary>
+    private async Task ResumeAfterPauseAsync(Task writable)
+    {
+        Park(Loops.Receive);
+        try
+        {
+            await writable.ConfigureAwait(false);
+        }
+        finally
+        {
+            Unpark(Loops.Receive);
+        }
+        ReceiveLoop(resumed: false, default);
+    }
+
+    /// <summary>Handles what one receive brought; false when the loop ends.</summary>
+    private bool HandleReceive(IoResult result)
+    {
+        if (!result.Succeeded)
+        {
+            OnTransportError(result.Error);
+            return false;
+        }
+        var buffer = _receiveBuffer;
+        if (buffer == null)
+        {
+            _receiveBuffer = EngineBuffers.Rent(_receiveSize);
+            return true;
+        }
+        if (result.Bytes == 0)
+        {
+            // End of stream: deliver what we still owe the peer, then close. A partial message is dropped.
+            Disconnect(DisconnectReason.PeerClosed);
+            return false;
+        }
+
+        Interlocked.Add(ref _bytesReceived, result.Bytes);
+        _host.EngineCounted(result.Bytes, 0);
+        Received();
+        var read = result.Bytes;
+        var kept = _receiveFilled;
+        // After a local Disconnect, data is read and dropped until the peer's end of stream.
+        var filled = State == SessionState.Connected ? Deliver(buffer, kept + read) : 0;
+        if (filled < 0)
+            return false;
+        _receiveFilled = filled;
+
+        if (filled == buffer.Length)
+        {
+            // One message fills the whole buffer: grow it, up to the receive limit.
+            if (buffer.Length >= _options.EffectiveReceiveBufferLimit)
+            {
+                // Longer than the limit, and its protocol did not refuse it itself.
+                Abort(DisconnectReason.ProtocolError);
+                return false;
+            }
+            _receiveBuffer = Grow(buffer, filled);
+        }
+        else if (filled > 0)
+        {
+            // A partial message stays at the front and waits for the rest.
+        }
+        else if (read == buffer.Length - kept)
+        {
+            // The read filled the buffer: the peer sends faster than one buffer per read.
+            if (buffer.Length < _options.EffectiveReceiveBufferLimit)
+                _receiveBuffer = Grow(buffer, 0);
+        }
+        else
+        {
+            // A short read and nothing kept: go idle without a buffer, shrinking back after a burst.
+            if (read < buffer.Length / 4)
+                _receiveSize = Math.Max(_options.EffectiveReceiveBufferSize, _receiveSize / 2);
+            EngineBuffers.Return(buffer);
+            _receiveBuffer = null;
+        }
+        return true;
+    }
+
+    /// <summary>The loop has ended: gives its buffer back, and closes or finishes what waited for it.</summary>
+    private void EndReceive()
+    {
+        var buffer = _receiveBuffer;
+        _receiveBuffer = null;
+        _receiveFilled = 0;
+        if (buffer != null)
+            EngineBuffers.Return(buffer);
+        bool close;
+        lock (this)
+        {
+            _receiveRunning = false;
+            close = _shutdownDone;
+        }
+        if (close)
+            CloseTransport();
+        TryFinish();
+    }
+
+    /// <summary>Doubles the buffer (up to the limit), keeping its first <paramref name="keep"/> bytes.</summary>
+    private byte[] Grow(byte[] buffer, int keep)
+    {
+        _receiveSize = Math.Min(buffer.Length * 2, _options.EffectiveReceiveBufferLimit);
+        var larger = EngineBuffers.Rent(_receiveSize);
         buffer.AsSpan(0, keep).CopyTo(larger);
         EngineBuffers.Return(buffer);
         return larger;
@@ -187,9 +239,11 @@ internal sealed partial class StreamSessionEngine
         var offset = 0;
         while (offset < total && State == SessionState.Connected)
         {
-            if (!RunHook(HookKind.Other, (buffer, offset, count: total - offset), static (e, a) => e._consumed = e._host.EngineReceived(a.buffer, a.offset, a.count)))
+            if (!RunHook(HookKind.Other, (buffer, offset, count: total - offset), static (e, a) => e._receiveFilled = e._host.EngineReceived(a.buffer, a.offset, a.count)))
                 return -1;
-            var consumed = _consumed;
+            // The hook hands its count back through _receiveFilled, free while a read is delivered (the caller
+            // captured it and sets it again after): one int less per connection than a field of its own.
+            var consumed = _receiveFilled;
             if (consumed <= 0)
                 break;
             offset += Math.Min(consumed, total - offset);
@@ -201,25 +255,10 @@ internal sealed partial class StreamSessionEngine
         return total - offset;
     }
 
-    /// <summary>Awaits a transport call that did not complete at once, with <paramref name="loop"/> parked meanwhile.</summary>
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    private async ValueTask<IoResult> ParkedAsync(ValueTask<IoResult> pending, Loops loop)
-    {
-        Park(loop);
-        try
-        {
-            return await pending.ConfigureAwait(false);
-        }
-        finally
-        {
-            Unpark(loop);
-        }
-    }
-
     /// <summary>Blocking receive for hosts that do not run the receive loop (NetCoreServer's synchronous client pattern).</summary>
     public IoResult ReceiveBlocking(Span<byte> buffer)
     {
-        lock (_lock)
+        lock (this)
         {
             if (_receiveRunning || !_ready || _state != (int)SessionState.Connected || buffer.IsEmpty)
                 return IoResult.Failed(SocketError.Success);

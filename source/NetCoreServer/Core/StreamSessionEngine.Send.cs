@@ -14,16 +14,14 @@ namespace NetCoreServer.Core;
 /// </summary>
 internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
 {
-    private readonly SendQueue _queue;
-    // Made by the first batch the send loop takes: a connection that never sends asynchronously needs none.
-    private InFlightBatch? _batch;
+    // Made by the first send (or multicast) the connection accepts: an idle connection needs none. Kept from then on,
+    // so that steady sending allocates nothing.
+    private SendQueue? _queue;
     private Queue<SendWaiter>? _waiters;
     private bool _ready;
     private bool _sendRunning;
     private int _emptyRaising;
-    private long _bytesSending;
     private long _bytesSent;
-    private long _acceptedTotal;
 
     /// <summary>
     /// True while connected, and also inside this connection's OnDisconnecting during a graceful disconnect, until
@@ -41,16 +39,30 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     {
         get
         {
-            lock (_lock)
+            lock (this)
             {
                 MaterializeLocked();
-                return _queue.Bytes;
+                return QueuedBytes;
             }
         }
     }
 
+    /// <summary>Bytes queued (read under the lock, or racily where stated).</summary>
+    private long QueuedBytes => Volatile.Read(ref _queue)?.Bytes ?? 0;
+
+    private bool QueueEmpty => QueuedBytes == 0;
+
+    /// <summary>The send queue, made on first use; under the lock.</summary>
+    private SendQueue Queue => _queue ??= new SendQueue();
+
+    /// <summary>Copies <paramref name="data"/> into the queue, in chunks of the connection's send buffer size; under the lock.</summary>
+    private void AppendLocked(ReadOnlySpan<byte> data) => Queue.Append(data, _options.SendBufferSize);
+
     /// <summary>Bytes handed to the transport in the send under way.</summary>
-    public long BytesSending => Interlocked.Read(ref _bytesSending);
+    public long BytesSending => Volatile.Read(ref _queue)?.ReadSending() ?? 0;
+
+    /// <summary>Bytes handed to the transport and not yet sent; under the lock.</summary>
+    private long SendingLocked => _queue?.Sending ?? 0;
 
     public long BytesSent => Interlocked.Read(ref _bytesSent);
 
@@ -58,13 +70,13 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     public SendStatus Enqueue(ReadOnlySpan<byte> data)
     {
         bool start;
-        lock (_lock)
+        lock (this)
         {
             MaterializeLocked();
             var status = CheckAcceptLocked(data.Length);
             if (status != SendStatus.Accepted)
                 return status;
-            _queue.Append(data);
+            AppendLocked(data);
             start = AcceptedLocked(data.Length, mayHold: true);
         }
         NotifyWritability();
@@ -80,14 +92,14 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     public SendStatus Enqueue(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body)
     {
         bool start;
-        lock (_lock)
+        lock (this)
         {
             MaterializeLocked();
             var status = CheckAcceptLocked(head.Length + body.Length);
             if (status != SendStatus.Accepted)
                 return status;
-            _queue.Append(head);
-            _queue.Append(body);
+            AppendLocked(head);
+            AppendLocked(body);
             start = AcceptedLocked(head.Length + body.Length, mayHold: true);
         }
         NotifyWritability();
@@ -105,15 +117,15 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     public SendStatus EnqueueBorrowed(ReadOnlySpan<byte> head, ArraySegment<byte> body, IDisposable? bodyOwner)
     {
         bool start;
-        lock (_lock)
+        lock (this)
         {
             MaterializeLocked();
             var status = CheckAcceptLocked(head.Length + body.Count);
             if (status != SendStatus.Accepted)
                 return status;
-            _queue.Append(head);
+            AppendLocked(head);
             if (body.Count > 0)
-                _queue.AppendBorrowed(body, bodyOwner);
+                Queue.AppendBorrowed(body, bodyOwner);
             start = AcceptedLocked(head.Length + body.Count, mayHold: true);
         }
         if (body.Count == 0)
@@ -136,13 +148,13 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     {
         Task<bool> task;
         bool start;
-        lock (_lock)
+        lock (this)
         {
             MaterializeLocked();
             status = CheckAcceptLocked(data.Length);
             if (status != SendStatus.Accepted)
                 return Task.FromResult(false);
-            _queue.Append(data);
+            AppendLocked(data);
             start = AcceptedLocked(data.Length, mayHold: false);
             task = AddWaiterLocked();
         }
@@ -157,10 +169,10 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     {
         Task<bool> task;
         bool start;
-        lock (_lock)
+        lock (this)
         {
             MaterializeLocked();
-            if (!_sendRunning && _queue.IsEmpty)
+            if (!_sendRunning && QueueEmpty)
                 return Task.FromResult(State is SessionState.Connected or SessionState.Disconnecting);
             if (_closed)
                 return Task.FromResult(false);
@@ -190,22 +202,23 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
         Task<bool>? wait = null;
         bool direct;
         var start = false;
-        lock (_lock)
+        lock (this)
         {
             if (!AcceptsSends)
                 return 0;
             MaterializeLocked();
-            direct = _ready && !_sendRunning && _queue.IsEmpty;
+            direct = _ready && !_sendRunning && QueueEmpty;
             if (direct)
             {
                 _sendRunning = true;
-                _bytesSending = length;
-                _acceptedTotal += length;
+                var queue = Queue;
+                queue.Sending = length;
+                queue.AcceptedTotal += length;
             }
             else
             {
-                _queue.Append(head);
-                _queue.Append(body);
+                AppendLocked(head);
+                AppendLocked(body);
                 start = AcceptedLocked(length, mayHold: false);
                 if (!Hooks.Inside(this, HookKind.Sending) && (_ready || !Hooks.Inside(this)))
                     wait = AddWaiterLocked();
@@ -235,12 +248,12 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     private void MarkReady(bool raiseEmpty)
     {
         bool start, empty;
-        lock (_lock)
+        lock (this)
         {
             _ready = true;
             MaterializeLocked();
-            empty = !_sendRunning && _queue.IsEmpty;
-            start = !_sendRunning && !_queue.IsEmpty && !_closed;
+            empty = !_sendRunning && QueueEmpty;
+            start = !_sendRunning && !QueueEmpty && !_closed;
             if (start)
                 _sendRunning = true;
         }
@@ -256,7 +269,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
         if (!AcceptsSends)
             return SendStatus.NotConnected;
         var limit = _options.SendBufferLimit;
-        if (limit > 0 && _queue.Bytes + _bytesSending + length > limit)
+        if (limit > 0 && QueuedBytes + SendingLocked + length > limit)
             return SendStatus.LimitReached;
         return SendStatus.Accepted;
     }
@@ -267,7 +280,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     /// </summary>
     private bool AcceptedLocked(int length, bool mayHold)
     {
-        _acceptedTotal += length;
+        Queue.AcceptedTotal += length;
         RaiseWatermarkLocked();
         if (_sendRunning || !_ready || (mayHold && CorkedLocked()))
             return false;
@@ -277,7 +290,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
 
     private Task<bool> AddWaiterLocked()
     {
-        var waiter = new SendWaiter(_acceptedTotal);
+        var waiter = new SendWaiter(Queue.AcceptedTotal);
         (_waiters ??= new Queue<SendWaiter>()).Enqueue(waiter);
         return waiter.Task;
     }
@@ -292,7 +305,8 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     {
         while (NextBatchOrStop())
         {
-            var send = _transport.SendAsync(_batch!.Views);
+            // The sender's own batch: the queue exists once one was taken, and is never replaced.
+            var send = _transport.SendAsync(_queue!.Batch!.Views);
             var result = await (send.IsCompleted ? send : ParkedAsync(send, Loops.Send)).ConfigureAwait(false);
             if (!CompleteSend(result, direct: false))
                 return;
@@ -303,18 +317,19 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     private bool NextBatchOrStop()
     {
         bool closed, empty;
-        lock (_lock)
+        lock (this)
         {
             closed = _closed;
             if (!closed)
                 MaterializeLocked();
-            if (!closed && ((_batch ??= new InFlightBatch()).Count > 0 || _queue.TakeBatch(_batch)))
-            {
-                _bytesSending = _batch.Bytes;
+            var queue = _queue;
+            if (!closed && queue != null && TakeBatchLocked(queue))
                 return true;
+            if (queue != null)
+            {
+                queue.Batch?.Clear();
+                queue.Sending = 0;
             }
-            _batch?.Clear();
-            _bytesSending = 0;
             _sendRunning = false;
             if (!closed && _logAttached)
             {
@@ -322,10 +337,10 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
                 // second look after the same fence sees its message, or it saw the loop stopped and wakes it itself.
                 Interlocked.MemoryBarrier();
                 MaterializeLocked();
-                if (_queue.TakeBatch(_batch ??= new InFlightBatch()))
+                queue = _queue;
+                if (queue != null && TakeBatchLocked(queue))
                 {
                     _sendRunning = true;
-                    _bytesSending = _batch.Bytes;
                     return true;
                 }
             }
@@ -342,7 +357,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
         else if (empty)
         {
             RunHook(HookKind.Sending, 0, static (e, _) => e._host.EngineEmpty());
-            lock (_lock)
+            lock (this)
                 _emptyRaising--;
             TryFinish();
         }
@@ -353,33 +368,60 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
         return false;
     }
 
+    /// <summary>Awaits a transport call that did not complete at once, with <paramref name="loop"/> parked meanwhile.</summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private async ValueTask<IoResult> ParkedAsync(ValueTask<IoResult> pending, Loops loop)
+    {
+        Park(loop);
+        try
+        {
+            return await pending.ConfigureAwait(false);
+        }
+        finally
+        {
+            Unpark(loop);
+        }
+    }
+
+    /// <summary>The batch to send: what is left of the last one, else the next one from the queue; false when there is none.</summary>
+    private static bool TakeBatchLocked(SendQueue queue)
+    {
+        var batch = queue.Batch ??= new InFlightBatch();
+        if (batch.Count == 0 && !queue.TakeBatch(batch))
+            return false;
+        queue.Sending = batch.Bytes;
+        return true;
+    }
+
     /// <summary>Books a finished transport send of either sender: counters, waiters, OnSent. False when it failed (the sender role is given up).</summary>
     private bool CompleteSend(IoResult result, bool direct)
     {
         long pending = 0;
         SendWaiter[]? done = null;
         TaskCompletionSource? writable = null;
-        lock (_lock)
+        lock (this)
         {
+            // A send was made, so the queue exists.
+            var queue = _queue!;
             if (direct)
-                _bytesSending = 0;
+                queue.Sending = 0;
             else if (result.Succeeded)
-                _batch!.Consume(result.Bytes);
+                queue.Batch!.Consume(result.Bytes);
             _bytesSent += result.Bytes;
             if (result.Succeeded)
             {
                 // Published multicast bytes count as pending (for OnSent and the watermarks) like queued ones.
                 MaterializeLocked();
-                var inFlight = _batch?.Bytes ?? 0;
-                _bytesSending = inFlight;
-                pending = _queue.Bytes + inFlight;
+                var inFlight = queue.Batch?.Bytes ?? 0;
+                queue.Sending = inFlight;
+                pending = QueuedBytes + inFlight;
                 done = TakeCompletedWaitersLocked();
                 writable = LowerWatermarkLocked(pending);
             }
             else
             {
-                _batch?.Clear();
-                _bytesSending = 0;
+                queue.Batch?.Clear();
+                queue.Sending = 0;
                 _sendRunning = false;
             }
         }
@@ -429,9 +471,9 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     private void FailQueuedSends()
     {
         SendWaiter[]? failed = null;
-        lock (_lock)
+        lock (this)
         {
-            _queue.Clear();
+            _queue?.Clear();
             if (_waiters != null && _waiters.Count > 0)
             {
                 failed = _waiters.ToArray();

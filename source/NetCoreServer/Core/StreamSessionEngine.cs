@@ -1,5 +1,6 @@
 using System;
 using System.Net.Sockets;
+using System.Runtime.CompilerServices;
 using System.Threading;
 using System.Threading.Tasks;
 
@@ -16,7 +17,8 @@ namespace NetCoreServer.Core;
 /// runs takes effect when it returns, so OnDisconnecting never overlaps or precedes OnConnected. OnDisconnected runs
 /// last, after the socket is closed, both loops have stopped (or wait in a transport call, see below) and
 /// OnDisconnecting has returned. A connection disconnected before its hooks began (a server stopping between accept and start) raises none of them.
-/// All lifecycle fields are guarded by <see cref="_lock"/>, which is never held while a hook runs.
+/// All lifecycle fields are guarded by the engine's own monitor (<c>lock (this)</c>: the engine is internal and nothing
+/// else locks it, and an idle session then holds no separate lock object), which is never held while a hook runs.
 /// <para>
 /// Once the engine has closed the transport, a loop still waiting in a transport call (or a deferred send loop the
 /// pool has not started yet) holds nothing up: on Linux the runtime completes that call, even when it only reports the
@@ -31,11 +33,11 @@ internal sealed partial class StreamSessionEngine
 
     private readonly IStreamTransport _transport;
     private readonly IStreamSessionHost _host;
-    private readonly EngineOptions _options;
+    // Replaced when the connection takes its own copy of options it shared (see StreamConnection.WritableLimits).
+    private volatile EngineOptions _options;
     // Made when Completion is first asked for (a stop, a client's disconnect): most connections end without anyone waiting.
     private TaskCompletionSource? _completion;
     private bool _completed;
-    private readonly object _lock = new();
     private volatile int _state;
     private int _reason;
     private int _holds = 1;
@@ -49,6 +51,9 @@ internal sealed partial class StreamSessionEngine
     private bool _finished;
     private bool _transportDisposed;
     private Loops _parked;
+    // The receive loop's parks minus its unparks: its completion may unpark it before the thread that started the
+    // receive has parked it, so the count dips below zero for a moment instead of leaving a running loop marked parked.
+    private int _receiveParks;
     private Timer? _disconnectTimer;
 
     public StreamSessionEngine(IStreamTransport transport, IStreamSessionHost host, EngineOptions options)
@@ -56,20 +61,19 @@ internal sealed partial class StreamSessionEngine
         _transport = transport;
         _host = host;
         _options = options;
-        _queue = new SendQueue(options);
         _ready = transport.Tls == null;
     }
 
-    private enum Phase
+    private enum Phase : byte
     {
         NotRaised,
         Raising,
         Done,
     }
 
-    /// <summary>The engine's two I/O loops, as flags for <see cref="_parked"/>.</summary>
+    /// <summary>The engine's two I/O loops, for <see cref="Park"/>: the send loop as a flag in <see cref="_parked"/>, the receive loop counted in <see cref="_receiveParks"/>.</summary>
     [Flags]
-    private enum Loops
+    private enum Loops : byte
     {
         None = 0,
         Receive = 1,
@@ -88,12 +92,28 @@ internal sealed partial class StreamSessionEngine
     {
         get
         {
-            lock (_lock)
+            lock (this)
                 return _completed ? Task.CompletedTask : (_completion ??= new(TaskCreationOptions.RunContinuationsAsynchronously)).Task;
         }
     }
 
     public IStreamTransport Transport => _transport;
+
+    /// <summary>
+    /// The transport's identity hash (the idle sweep keys a dictionary by engine). The engine's own is left unused: an
+    /// object whose header holds an identity hash and is then locked, as the engine locks itself, moves both into a
+    /// sync block the runtime allocates for it.
+    /// </summary>
+    public override int GetHashCode() => RuntimeHelpers.GetHashCode(_transport);
+
+    /// <summary>Reference equality, as ever; declared beside <see cref="GetHashCode"/>.</summary>
+    public override bool Equals(object? obj) => ReferenceEquals(this, obj);
+
+    /// <summary>The options in force.</summary>
+    public EngineOptions Options => _options;
+
+    /// <summary>From now on reads <paramref name="options"/> (the connection's own copy of what it shared until now).</summary>
+    public void UseOptions(EngineOptions options) => _options = options;
 
     /// <summary>Server path: OnConnecting, OnConnected, (TLS: OnHandshaking, handshake, OnHandshaked), OnEmpty, then receiving.</summary>
     /// <returns>Completes when data may flow (after the handshake for TLS) or the connection ended first.</returns>
@@ -118,7 +138,7 @@ internal sealed partial class StreamSessionEngine
         }
         if (raiseConnecting)
             RunHook(HookKind.Other, 0, static (e, _) => e._host.EngineConnecting());
-        lock (_lock)
+        lock (this)
         {
             if (_state == (int)SessionState.Connecting)
                 _state = (int)SessionState.Connected;
@@ -164,7 +184,7 @@ internal sealed partial class StreamSessionEngine
 
     private bool BeginHooks()
     {
-        lock (_lock)
+        lock (this)
         {
             if (_state != (int)SessionState.Connecting)
                 return false;
@@ -176,7 +196,7 @@ internal sealed partial class StreamSessionEngine
     /// <summary>Holds teardown back while a connect-phase hook runs; false once a disconnect has started.</summary>
     private bool Hold()
     {
-        lock (_lock)
+        lock (this)
         {
             if (_state >= (int)SessionState.Disconnecting)
                 return false;
@@ -188,7 +208,7 @@ internal sealed partial class StreamSessionEngine
     private void Release()
     {
         bool raise;
-        lock (_lock)
+        lock (this)
         {
             _holds--;
             raise = _holds == 0 && _state >= (int)SessionState.Disconnecting && _disconnecting == Phase.NotRaised;
@@ -247,7 +267,7 @@ internal sealed partial class StreamSessionEngine
     private bool EnterDisconnecting(DisconnectReason reason, bool graceful, bool linger = true)
     {
         bool raise;
-        lock (_lock)
+        lock (this)
         {
             if (_state >= (int)SessionState.Disconnecting)
                 return false;
@@ -270,7 +290,7 @@ internal sealed partial class StreamSessionEngine
     {
         if (_hooksStarted)
             RunHook(_graceful ? HookKind.Disconnecting : HookKind.Other, 0, static (e, _) => e._host.EngineDisconnecting());
-        lock (_lock)
+        lock (this)
             _disconnecting = Phase.Done;
         BeginShutdownIfDrained();
         TryFinish();
@@ -282,9 +302,9 @@ internal sealed partial class StreamSessionEngine
     /// </summary>
     private void BeginShutdownIfDrained()
     {
-        lock (_lock)
+        lock (this)
         {
-            if (!_graceful || _disconnecting != Phase.Done || _shutdownStarted || _closed || !_ready || _sendRunning || !_queue.IsEmpty)
+            if (!_graceful || _disconnecting != Phase.Done || _shutdownStarted || _closed || !_ready || _sendRunning || !QueueEmpty)
                 return;
             // Decided under the lock that admits sends: nothing can be accepted, or start a send, after this.
             _shutdownStarted = true;
@@ -296,7 +316,7 @@ internal sealed partial class StreamSessionEngine
     {
         await _transport.ShutdownSendAsync().ConfigureAwait(false);
         bool close;
-        lock (_lock)
+        lock (this)
         {
             _shutdownDone = true;
             close = !_receiveRunning || !_linger;
@@ -309,7 +329,7 @@ internal sealed partial class StreamSessionEngine
     {
         // Created running: if it fires before it is published, the timeout simply closes the connection early.
         var timer = new Timer(static s => ((StreamSessionEngine)s!).OnDisconnectTimeout(), this, timeout, Timeout.InfiniteTimeSpan);
-        lock (_lock)
+        lock (this)
         {
             if (!_closed && _disconnectTimer == null)
             {
@@ -322,9 +342,9 @@ internal sealed partial class StreamSessionEngine
 
     private void OnDisconnectTimeout()
     {
-        lock (_lock)
+        lock (this)
         {
-            if (_sendRunning || !_queue.IsEmpty)
+            if (_sendRunning || !QueueEmpty)
                 Interlocked.CompareExchange(ref _reason, (int)DisconnectReason.Timeout, (int)DisconnectReason.Local);
         }
         CloseTransport();
@@ -334,7 +354,7 @@ internal sealed partial class StreamSessionEngine
     {
         Timer? timer;
         TaskCompletionSource? paused;
-        lock (_lock)
+        lock (this)
         {
             if (_closed)
                 return;
@@ -358,10 +378,10 @@ internal sealed partial class StreamSessionEngine
     private void TryFinish()
     {
         bool finish, dispose;
-        lock (_lock)
+        lock (this)
         {
             finish = !_finished && _closed && _holds == 0 && _disconnecting == Phase.Done && _emptyRaising == 0
-                && (!_receiveRunning || (_parked & Loops.Receive) != 0)
+                && (!_receiveRunning || _receiveParks > 0)
                 && (!_sendRunning || (_parked & Loops.Send) != 0);
             if (finish)
             {
@@ -380,7 +400,7 @@ internal sealed partial class StreamSessionEngine
             RunHook(HookKind.Other, 0, static (e, _) => e._host.EngineDisconnected());
         _host.EngineReleased();
         TaskCompletionSource? completion;
-        lock (_lock)
+        lock (this)
         {
             _completed = true;
             completion = _completion;
@@ -395,9 +415,12 @@ internal sealed partial class StreamSessionEngine
     private void Park(Loops loop)
     {
         bool closed;
-        lock (_lock)
+        lock (this)
         {
-            _parked |= loop;
+            if (loop == Loops.Receive)
+                _receiveParks++;
+            else
+                _parked |= loop;
             closed = _closed;
         }
         if (closed)
@@ -407,8 +430,13 @@ internal sealed partial class StreamSessionEngine
     /// <summary>The transport call of <paramref name="loop"/> returned; the loop runs engine code again.</summary>
     private void Unpark(Loops loop)
     {
-        lock (_lock)
-            _parked &= ~loop;
+        lock (this)
+        {
+            if (loop == Loops.Receive)
+                _receiveParks--;
+            else
+                _parked &= ~loop;
+        }
     }
 
     private void OnTransportError(SocketError error)

@@ -20,11 +20,10 @@ public partial class SslSession : StreamSession
     public SslSession(SslServer server)
         : base(server)
     {
-        Server = server;
     }
 
     /// <summary>The server this session belongs to.</summary>
-    public SslServer Server { get; }
+    public SslServer Server => (SslServer)Owner;
 
     private protected override IStreamTransport CreateTransport(Socket socket)
     {

@@ -12,9 +12,8 @@ public class TcpSession : StreamSession
     public TcpSession(TcpServer server)
         : base(server)
     {
-        Server = server;
     }
 
     /// <summary>The server this session belongs to.</summary>
-    public TcpServer Server { get; }
+    public TcpServer Server => (TcpServer)Owner;
 }

