@@ -97,9 +97,9 @@ for r in range(rounds):
         results[n].append(x)
         fair = f" min/max={x['mn']/max(x['mx'],1):.2f}" if x['mn'] is not None else ''
         a = f"{x['alloc']:.2f}" if x['alloc'] is not None else '-'
-        print(f"round {r+1} {n}: {x['msgs']/1e6:.2f}M msg/s cpu={x['cpu']:.2f} cores {x['per_cpu']/1e6:.2f}M msg/cpu-s alloc={a} B/msg gen0={x['gen0']} rss_max={x['rss']:.0f}MiB err={x['errors']} corrupt={x['corrupt']}{fair}", flush=True)
+        print(f"round {r+1} {n}: {x['msgs']/1e6:.3f}M msg/s cpu={x['cpu']:.2f} cores {x['per_cpu']/1e6:.2f}M msg/cpu-s alloc={a} B/msg gen0={x['gen0']} rss_max={x['rss']:.0f}MiB err={x['errors']} corrupt={x['corrupt']}{fair}", flush=True)
 print('medians:')
 for n, xs in results.items():
     m = lambda k: statistics.median([x[k] for x in xs if x[k] is not None]) if any(x[k] is not None for x in xs) else float('nan')
     fair = f" min/max={statistics.median([x['mn']/max(x['mx'],1) for x in xs]):.2f}" if xs[0]['mn'] is not None else ''
-    print(f"  {n}: {m('msgs')/1e6:.2f}M msg/s, {m('per_cpu')/1e6:.2f}M msg/cpu-s, cpu {m('cpu'):.2f} cores, alloc {m('alloc'):.2f} B/msg, rss_max {m('rss'):.0f} MiB{fair}")
+    print(f"  {n}: {m('msgs')/1e6:.3f}M msg/s, {m('per_cpu')/1e6:.2f}M msg/cpu-s, cpu {m('cpu'):.2f} cores, alloc {m('alloc'):.2f} B/msg, rss_max {m('rss'):.0f} MiB{fair}")
