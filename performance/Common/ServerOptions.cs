@@ -1,4 +1,3 @@
-using System;
 using CommandLine;
 
 namespace NetCoreServer.Performance.Common;
@@ -42,21 +41,9 @@ public class ServerOptions : EndpointOptions
     [Option("inline-completions", Default = false, HelpText = "Run socket completions and hooks on the socket engine threads (DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS=1): fewer thread hand-offs, but a blocking hook stalls other connections.")]
     public bool InlineCompletions { get; set; }
 
-    /// <summary>
-    /// udp: receives the echo server keeps posted on its socket (<c>--udp-receivers</c>, its OptionReceiveConcurrency);
-    /// default 0, which means one per core. 1 is NetCoreServer's model of one receive at a time.
-    /// </summary>
-    [Option("udp-receivers", Default = 0, HelpText = "udp echo: receives kept posted on the socket, each hook call on its own thread (default 0 = one per core; 1 = one at a time, as NetCoreServer).")]
-    public int UdpReceivers { get; set; }
-
-    /// <summary><see cref="UdpReceivers"/> with 0 resolved to the number of cores.</summary>
-    public int ResolvedUdpReceivers => UdpReceivers > 0 ? UdpReceivers : Environment.ProcessorCount;
-
     /// <inheritdoc />
     public override string? Validate()
     {
-        if (UdpReceivers is < 0 or > 64)
-            return $"the udp receivers (--udp-receivers) must be 0 to 64, not {UdpReceivers}";
         if (Lifetime < 0)
             return $"the lifetime (--lifetime) must not be negative, not {Lifetime}";
         if (Certificate is not null && string.IsNullOrWhiteSpace(Certificate))

@@ -11,11 +11,9 @@ internal sealed class EchoUdpServer : UdpServer, IBenchmarkServer
     // Every client's window can arrive at once; the kernel drops what does not fit (Linux caps it at net.core.rmem_max).
     private const int KernelBufferSize = 4 * 1024 * 1024;
 
-    // One receive loop per core: the echo hook is thread-safe (SendAsync is), so datagrams are answered on every core.
-    public EchoUdpServer(string address, int port, int receivers)
+    public EchoUdpServer(string address, int port)
         : base(address, port)
     {
-        OptionReceiveConcurrency = receivers;
         OptionContinuousReceive = true;
         OptionReceiveBufferSize = KernelBufferSize;
         OptionSendBufferSize = KernelBufferSize;

@@ -13,23 +13,11 @@ internal sealed partial class DatagramEngine
     private const int ErrorsBeforeBackoff = 16;
     private static readonly TimeSpan s_errorBackoff = TimeSpan.FromMilliseconds(100);
 
-    // One gate per receive loop. The first is NetCoreServer's one outstanding receive; the others (OptionReceiveConcurrency
-    // above 1) receive only in continuous mode, so the one-shot ReceiveAsync model never has two receives posted.
-    private readonly ReceiveGate[] _receiveGates;
+    private readonly NetCoreServer.Transports.AwaitableSocketArgs _receiveArgs = new();
+    private readonly ReceiveGate _receiveGate = new();
 
-    /// <summary>
-    /// NetCoreServer's ReceiveAsync: asks for the next datagram (see <see cref="ReceiveGate.Request"/>). In continuous
-    /// mode it also starts the extra receive loops, if any.
-    /// </summary>
-    public void RequestReceive()
-    {
-        _receiveGates[0].Request();
-        if (_receiveGates.Length > 1 && _options.ContinuousReceive)
-        {
-            for (var i = 1; i < _receiveGates.Length; i++)
-                _receiveGates[i].Request();
-        }
-    }
+    /// <summary>NetCoreServer's ReceiveAsync: asks for the next datagram (see <see cref="ReceiveGate.Request"/>).</summary>
+    public void RequestReceive() => _receiveGate.Request();
 
     /// <summary>Blocking receive of one datagram: its size, or -1 when closed or failed (errors worth it are reported).</summary>
     public int ReceiveBlocking(ref EndPoint endpoint, Span<byte> buffer)
@@ -57,19 +45,18 @@ internal sealed partial class DatagramEngine
     }
 
     /// <summary>
-    /// One receive loop of this socket, with its own args and buffer (usually the only one; see OptionReceiveConcurrency).
-    /// A pending receive returns to the I/O thread; a receive that completes synchronously (a burst already queued in the
-    /// kernel) just goes round the loop again, so no burst can grow the stack. Parked, it holds no buffer.
+    /// The one receive loop of this socket. A pending receive returns to the I/O thread; a receive that completes
+    /// synchronously (a burst already queued in the kernel) just goes round the loop again, so no burst can grow the
+    /// stack. Parked, it holds no buffer.
     /// </summary>
-    private async Task ReceiveLoopAsync(ReceiveGate gate)
+    private async Task ReceiveLoopAsync()
     {
-        var args = new NetCoreServer.Transports.AwaitableSocketArgs { RemoteEndPoint = AnyEndpoint(Socket.AddressFamily) };
         byte[]? buffer = null;
         try
         {
             while (true)
             {
-                await gate.WaitAsync().ConfigureAwait(false);
+                await _receiveGate.WaitAsync().ConfigureAwait(false);
                 if (_closed)
                     return;
                 var size = _options.EffectiveReceiveBufferSize;
@@ -77,10 +64,10 @@ internal sealed partial class DatagramEngine
                 var failures = 0;
                 while (true)
                 {
-                    var result = await args.ReceiveFromAsync(Socket, buffer.AsMemory(0, size)).ConfigureAwait(false);
+                    var result = await _receiveArgs.ReceiveFromAsync(Socket, buffer.AsMemory(0, size)).ConfigureAwait(false);
                     if (_closed)
                         return;
-                    if (result.Error == SocketError.MessageSize || (result.Succeeded && args.Truncated))
+                    if (result.Error == SocketError.MessageSize || (result.Succeeded && _receiveArgs.Truncated))
                     {
                         // Longer than OptionReceiveBufferLimit: the kernel kept only the head. Drop it rather than deliver half.
                         RaiseError(SocketError.MessageSize);
@@ -99,11 +86,11 @@ internal sealed partial class DatagramEngine
                     failures = 0;
                     Interlocked.Increment(ref _datagramsReceived);
                     Interlocked.Add(ref _bytesReceived, result.Bytes);
-                    gate.Deliver();
-                    RaiseReceived(args.RemoteEndPoint!, buffer, result.Bytes);
+                    _receiveGate.Deliver();
+                    RaiseReceived(_receiveArgs.RemoteEndPoint!, buffer, result.Bytes);
                     if (_closed)
                         return;
-                    if (!KeepReceiving(gate))
+                    if (!KeepReceiving())
                         break;
                 }
                 ArrayPool<byte>.Shared.Return(buffer);
@@ -112,20 +99,20 @@ internal sealed partial class DatagramEngine
         }
         finally
         {
-            gate.Stop();
-            args.ClearBuffers();
-            args.Dispose();
+            _receiveGate.Stop();
+            _receiveArgs.ClearBuffers();
+            _receiveArgs.Dispose();
             if (buffer != null)
                 ArrayPool<byte>.Shared.Return(buffer);
         }
     }
 
     /// <summary>After a delivery: continue in continuous mode or when ReceiveAsync was called during OnReceived, otherwise park.</summary>
-    private bool KeepReceiving(ReceiveGate gate)
+    private bool KeepReceiving()
     {
         if (!_options.ContinuousReceive)
-            return gate.ParkUnlessRequested();
-        gate.Continue();
+            return _receiveGate.ParkUnlessRequested();
+        _receiveGate.Continue();
         return true;
     }
 }

@@ -11,17 +11,7 @@ namespace NetCoreServer.Udp;
 
 internal sealed partial class DatagramEngine
 {
-    // Idle args kept for direct sends; more are created while many sends are pending at once, and disposed after.
-    private const int MaxIdleDirectArgs = 16;
-
     private readonly object _sendLock = new();
-    // With several receive loops (OptionReceiveConcurrency above 1) SendAsync sends on the calling thread instead of
-    // handing the datagram to the one send loop, so concurrent hooks each make their own sendto: the send loop would
-    // serialise them all on whichever thread woke it. Per-thread order still holds: the runtime queues a send that
-    // cannot complete at once, and later sends on the socket wait behind it.
-    private readonly bool _directSends;
-    private readonly Stack<NetCoreServer.Transports.AwaitableSocketArgs> _idleDirectArgs = new();
-    private int _directInFlight;
     private readonly Queue<OutgoingDatagram> _sendQueue = new();
     private readonly NetCoreServer.Transports.AwaitableSocketArgs _sendArgs = new();
     private readonly LoopSignal _sendSignal = new();
@@ -35,7 +25,7 @@ internal sealed partial class DatagramEngine
     /// <summary>Bytes accepted by SendAsync and not yet handed to the socket.</summary>
     public long BytesPending => Interlocked.Read(ref _bytesPending);
 
-    /// <summary>Bytes of the datagrams being sent right now.</summary>
+    /// <summary>Bytes of the datagram being sent right now.</summary>
     public long BytesSending => Interlocked.Read(ref _bytesSending);
 
     /// <summary>
@@ -45,8 +35,6 @@ internal sealed partial class DatagramEngine
     /// </summary>
     public EnqueueResult Enqueue(EndPoint target, ReadOnlySpan<byte> datagram)
     {
-        if (_directSends)
-            return SendDirect(target, datagram);
         var copy = ArrayPool<byte>.Shared.Rent(Math.Max(datagram.Length, 1));
         datagram.CopyTo(copy);
         var limit = _options.SendBufferLimit;
@@ -137,7 +125,7 @@ internal sealed partial class DatagramEngine
                     if (_sendQueue.TryDequeue(out next))
                     {
                         Interlocked.Add(ref _bytesPending, -next.Length);
-                        Interlocked.Add(ref _bytesSending, next.Length);
+                        Interlocked.Exchange(ref _bytesSending, next.Length);
                         _sendInFlight = true;
                     }
                     else
@@ -146,11 +134,8 @@ internal sealed partial class DatagramEngine
                         _sendSignal.Reset();
                         _sendParked = true;
                         park = true;
-                        if (_directInFlight == 0)
-                        {
-                            drained = _drained;
-                            _drained = null;
-                        }
+                        drained = _drained;
+                        _drained = null;
                     }
                 }
                 if (park)
@@ -164,7 +149,7 @@ internal sealed partial class DatagramEngine
                 ArrayPool<byte>.Shared.Return(next.Buffer);
                 lock (_sendLock)
                 {
-                    Interlocked.Add(ref _bytesSending, -next.Length);
+                    Interlocked.Exchange(ref _bytesSending, 0);
                     _sendInFlight = false;
                 }
                 if (result.Succeeded)
@@ -202,7 +187,7 @@ internal sealed partial class DatagramEngine
         lock (_sendLock)
         {
             _closing = true;
-            if (!_closed && (_sendQueue.Count > 0 || _sendInFlight || _directInFlight > 0))
+            if (!_closed && (_sendQueue.Count > 0 || _sendInFlight))
                 drained = (_drained ??= new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously)).Task;
         }
         drained?.Wait(FlushTimeout);
@@ -213,11 +198,8 @@ internal sealed partial class DatagramEngine
     private bool CloseQueue(out bool wakeSender)
     {
         TaskCompletionSource? drained;
-        NetCoreServer.Transports.AwaitableSocketArgs[] idle;
         lock (_sendLock)
         {
-            idle = _idleDirectArgs.ToArray();
-            _idleDirectArgs.Clear();
             wakeSender = false;
             if (_closed)
                 return false;
@@ -229,8 +211,6 @@ internal sealed partial class DatagramEngine
             drained = _drained;
             _drained = null;
         }
-        foreach (var args in idle)
-            DisposeArgs(args);
         drained?.TrySetResult();
         return true;
     }
@@ -240,73 +220,5 @@ internal sealed partial class DatagramEngine
         while (_sendQueue.TryDequeue(out var datagram))
             ArrayPool<byte>.Shared.Return(datagram.Buffer);
         Interlocked.Exchange(ref _bytesPending, 0);
-    }
-
-    /// <summary>
-    /// SendAsync with several receive loops: copies the datagram and sends it on the calling thread with args of its
-    /// own; the send limit counts it until the socket has taken it.
-    /// </summary>
-    private EnqueueResult SendDirect(EndPoint target, ReadOnlySpan<byte> datagram)
-    {
-        var limit = _options.SendBufferLimit;
-        NetCoreServer.Transports.AwaitableSocketArgs? args;
-        lock (_sendLock)
-        {
-            if (_closing)
-                return EnqueueResult.Closed;
-            if (limit > 0 && _bytesPending + _bytesSending + datagram.Length > limit)
-                return EnqueueResult.OverLimit;
-            Interlocked.Add(ref _bytesSending, datagram.Length);
-            _directInFlight++;
-            _idleDirectArgs.TryPop(out args);
-        }
-        args ??= new NetCoreServer.Transports.AwaitableSocketArgs();
-        var copy = ArrayPool<byte>.Shared.Rent(Math.Max(datagram.Length, 1));
-        datagram.CopyTo(copy);
-        // Completes synchronously (and allocates nothing) unless the socket's send buffer is full.
-        _ = SendDirectAsync(args, new OutgoingDatagram(target, copy, datagram.Length));
-        return EnqueueResult.Accepted;
-    }
-
-    private async Task SendDirectAsync(NetCoreServer.Transports.AwaitableSocketArgs args, OutgoingDatagram datagram)
-    {
-        var result = await args.SendToAsync(Socket, datagram.Target, datagram.Buffer.AsMemory(0, datagram.Length)).ConfigureAwait(false);
-        ArrayPool<byte>.Shared.Return(datagram.Buffer);
-        TaskCompletionSource? drained = null;
-        var keep = false;
-        lock (_sendLock)
-        {
-            Interlocked.Add(ref _bytesSending, -datagram.Length);
-            if (!_closed && _idleDirectArgs.Count < MaxIdleDirectArgs)
-            {
-                _idleDirectArgs.Push(args);
-                keep = true;
-            }
-            if (--_directInFlight == 0 && _sendQueue.Count == 0 && !_sendInFlight)
-            {
-                drained = _drained;
-                _drained = null;
-            }
-        }
-        if (!keep)
-            DisposeArgs(args);
-        drained?.TrySetResult();
-        // After close no hook runs: Stop promises none after OnStopped.
-        if (_closed)
-            return;
-        if (result.Succeeded)
-        {
-            Interlocked.Increment(ref _datagramsSent);
-            Interlocked.Add(ref _bytesSent, result.Bytes);
-            RaiseSent(datagram.Target, result.Bytes);
-        }
-        else if (!DatagramErrors.IsTeardown(result.Error) && DatagramErrors.IsReportable(result.Error))
-            RaiseError(result.Error);
-    }
-
-    private static void DisposeArgs(NetCoreServer.Transports.AwaitableSocketArgs args)
-    {
-        args.ClearBuffers();
-        args.Dispose();
     }
 }

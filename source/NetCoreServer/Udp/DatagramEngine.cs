@@ -8,9 +8,9 @@ using NetCoreServer.Core;
 namespace NetCoreServer.Udp;
 
 /// <summary>
-/// The one datagram engine behind <see cref="UdpServer"/> and <see cref="UdpClient"/>: owns a bound socket, its receive
-/// loops (one, or OptionReceiveConcurrency in continuous mode) and a send loop (each a long-lived async method on a
-/// reusable SocketAsyncEventArgs), the bounded send queue, the statistics and teardown. Both loops park on a reusable signal when they have nothing to do, so an idle
+/// The one datagram engine behind <see cref="UdpServer"/> and <see cref="UdpClient"/>: owns a bound socket, a receive
+/// loop and a send loop (each a single long-lived async method on a reusable SocketAsyncEventArgs), the bounded send
+/// queue, the statistics and teardown. Both loops park on a reusable signal when they have nothing to do, so an idle
 /// engine holds no receive buffer and steady traffic allocates nothing per datagram.
 /// </summary>
 internal sealed partial class DatagramEngine
@@ -41,7 +41,7 @@ internal sealed partial class DatagramEngine
     private long _datagramsSent;
     private long _datagramsReceived;
     private volatile bool _closed;
-    private Task _receiveLoops = Task.CompletedTask;
+    private Task _receiveLoop = Task.CompletedTask;
     private Task _sendLoop = Task.CompletedTask;
 
     public DatagramEngine(Socket socket, IDatagramHost host, DatagramOptions options)
@@ -49,10 +49,7 @@ internal sealed partial class DatagramEngine
         Socket = socket;
         _host = host;
         _options = options;
-        _receiveGates = new ReceiveGate[Math.Max(1, options.ReceiveConcurrency)];
-        for (var i = 0; i < _receiveGates.Length; i++)
-            _receiveGates[i] = new ReceiveGate();
-        _directSends = options.ReceiveConcurrency > 1;
+        _receiveArgs.RemoteEndPoint = AnyEndpoint(socket.AddressFamily);
     }
 
     public Socket Socket { get; }
@@ -68,7 +65,7 @@ internal sealed partial class DatagramEngine
     public long DatagramsReceived => Interlocked.Read(ref _datagramsReceived);
 
     /// <summary>Completes when both loops have ended.</summary>
-    internal Task Loops => Task.WhenAll(_receiveLoops, _sendLoop);
+    internal Task Loops => Task.WhenAll(_receiveLoop, _sendLoop);
 
     /// <summary>The "any sender" endpoint of a family, used as the template the runtime fills on receive.</summary>
     public static EndPoint AnyEndpoint(AddressFamily family)
@@ -89,10 +86,7 @@ internal sealed partial class DatagramEngine
 
     private void StartLoops()
     {
-        var receiveLoops = new Task[_receiveGates.Length];
-        for (var i = 0; i < receiveLoops.Length; i++)
-            receiveLoops[i] = ReceiveLoopAsync(_receiveGates[i]);
-        _receiveLoops = receiveLoops.Length == 1 ? receiveLoops[0] : Task.WhenAll(receiveLoops);
+        _receiveLoop = ReceiveLoopAsync();
         _sendLoop = SendLoopAsync();
     }
 
@@ -112,8 +106,7 @@ internal sealed partial class DatagramEngine
         Socket.Dispose();
         if (wakeSender)
             _sendSignal.Set();
-        foreach (var gate in _receiveGates)
-            gate.Close();
+        _receiveGate.Close();
         if (!Hooks.InsideAny)
         {
             try

@@ -15,11 +15,7 @@ internal sealed class DatagramOptions : NetCoreServer.Core.ConnectionLimits
     /// <summary>Bounded by default: a sender faster than the network costs at most this much memory.</summary>
     public const long DefaultSendBufferLimit = 4L * 1024 * 1024;
 
-    /// <summary>More receive loops than this only cost memory: each holds a datagram buffer while receiving.</summary>
-    public const int MaxReceiveConcurrency = 64;
-
     private volatile bool _continuousReceive;
-    private int _receiveConcurrency = 1;
 
     /// <summary>A receive limit of 0 selects <see cref="MaxDatagramSize"/>; the send limit starts at <see cref="DefaultSendBufferLimit"/>.</summary>
     public DatagramOptions()
@@ -31,18 +27,6 @@ internal sealed class DatagramOptions : NetCoreServer.Core.ConnectionLimits
     {
         get => _continuousReceive;
         set => _continuousReceive = value;
-    }
-
-    /// <summary>Receive loops an engine starts with (1 to <see cref="MaxReceiveConcurrency"/>); read when the socket opens.</summary>
-    public int ReceiveConcurrency
-    {
-        get => Volatile.Read(ref _receiveConcurrency);
-        set
-        {
-            ArgumentOutOfRangeException.ThrowIfLessThan(value, 1);
-            ArgumentOutOfRangeException.ThrowIfGreaterThan(value, MaxReceiveConcurrency);
-            Volatile.Write(ref _receiveConcurrency, value);
-        }
     }
 
     /// <summary>Size of the buffer one datagram is received into: 1 to <see cref="MaxDatagramSize"/> bytes.</summary>

@@ -10,8 +10,7 @@ public abstract partial class DatagramPeer
     /// <summary>
     /// Called for each datagram received. From <see cref="ReceiveAsync"/> it runs on a thread-pool I/O thread (or on the
     /// thread that called ReceiveAsync, when a datagram was already waiting); from a blocking <c>Receive</c>, on its
-    /// caller. Calls from the receive loop never overlap, and the next receive starts only after this returns (with
-    /// <see cref="OptionReceiveConcurrency"/> above 1 in continuous mode, up to that many calls overlap instead). The
+    /// caller. Calls from the receive loop never overlap, and the next receive starts only after this returns. The
     /// buffer is pooled: it is valid only until this method returns, so copy what you keep (SendAsync copies).
     /// </summary>
     /// <param name="endpoint">The sender. Do not modify it: the runtime may reuse it for the sender's next datagram.</param>
@@ -25,8 +24,7 @@ public abstract partial class DatagramPeer
     /// <summary>
     /// Called after each datagram is handed to the socket: for SendAsync on the thread of the send loop (a thread-pool
     /// I/O thread, or inline on the thread that called SendAsync), for Send on its caller. Calls from the send loop
-    /// never overlap (with <see cref="OptionReceiveConcurrency"/> above 1, SendAsync sends on the calling thread and
-    /// OnSent runs there, so calls may overlap). NetCoreServer's echo pattern calls <see cref="ReceiveAsync"/> from here.
+    /// never overlap. NetCoreServer's echo pattern calls <see cref="ReceiveAsync"/> from here.
     /// </summary>
     /// <param name="endpoint">Where the datagram went.</param>
     /// <param name="sent">Size of the datagram.</param>

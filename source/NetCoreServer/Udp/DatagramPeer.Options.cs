@@ -68,24 +68,6 @@ public abstract partial class DatagramPeer
     }
 
     /// <summary>
-    /// How many receives the socket keeps posted in continuous mode (default 1; 1 to 64). Applied when the socket opens
-    /// (Start or Connect). With 1, NetCoreServer's model holds: OnReceived calls never overlap, and OnSent calls for
-    /// SendAsync never overlap either. With more, and <see cref="OptionContinuousReceive"/> on, that many receive loops
-    /// share the socket, so up to that many <see cref="OnReceived"/> calls run at once on different threads (each with a
-    /// buffer of its own) and datagrams from one sender may be delivered out of order. Above 1, SendAsync also sends on
-    /// the calling thread instead of through the one send loop (in either receive mode), so <see cref="OnSent"/> calls
-    /// may overlap too; the datagrams one thread queues still leave in its order. The one-shot <see cref="ReceiveAsync"/>
-    /// model keeps a single receive outstanding whatever this says. Raise it (to the number of cores, say) when a busy
-    /// server's hooks are thread-safe and one core no longer keeps up. On Unix the runtime caches one receive operation
-    /// per socket, so the further receives allocate their operation object while the first holds it.
-    /// </summary>
-    public int OptionReceiveConcurrency
-    {
-        get => _options.ReceiveConcurrency;
-        set => _options.ReceiveConcurrency = value;
-    }
-
-    /// <summary>
     /// Local IPv4 address of the network interface that multicast goes out of and groups are joined on (IP_MULTICAST_IF);
     /// null (the default) lets the routing table choose. Applied when the socket opens and when joining a group.
     /// </summary>
@@ -107,7 +89,7 @@ public abstract partial class DatagramPeer
     /// <summary>Bytes accepted by <c>SendAsync</c> and not yet handed to the socket.</summary>
     public long BytesPending => Engine?.BytesPending ?? 0;
 
-    /// <summary>Bytes of the datagrams being handed to the socket right now.</summary>
+    /// <summary>Bytes of the datagram being handed to the socket right now.</summary>
     public long BytesSending => Engine?.BytesSending ?? 0;
 
     /// <summary>Bytes sent since the socket opened (Start or Connect).</summary>
