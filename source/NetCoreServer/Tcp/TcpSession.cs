@@ -7,7 +7,7 @@ namespace NetCoreServer;
 /// </summary>
 public class TcpSession : StreamSession
 {
-    /// <summary>Creates a session for <paramref name="server"/>; buffer sizes are copied from the server's options.</summary>
+    /// <summary>Creates a session for <paramref name="server"/>; it starts with the server's session options (buffer sizes, idle timeout), shared with the other sessions until one of its own Option properties is written.</summary>
     /// <param name="server">The server that accepted the connection.</param>
     public TcpSession(TcpServer server)
         : base(server)
