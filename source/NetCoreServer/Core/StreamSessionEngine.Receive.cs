@@ -126,26 +126,17 @@ internal sealed partial class StreamSessionEngine : IReceiveCompletion
     /// <summary>Handles what one receive brought; false when the loop ends.</summary>
     private bool HandleReceive(IoResult result)
     {
-        if (!result.Succeeded)
-        {
-            OnTransportError(result.Error);
-            return false;
-        }
         var buffer = _receiveBuffer;
-        if (buffer == null)
+        if (buffer == null && result.Succeeded)
         {
+            // The zero-byte wait saw data: now rent the buffer to read it into.
             _receiveBuffer = EngineBuffers.Rent(_receiveSize);
             return true;
         }
-        if (result.Bytes == 0)
-        {
-            // End of stream: deliver what we still owe the peer, then close. A partial message is dropped.
-            Disconnect(DisconnectReason.PeerClosed);
+        if (!TakeReceived(result))
             return false;
-        }
-
-        Interlocked.Add(ref _bytesReceived, result.Bytes);
-        _host.EngineCounted(result.Bytes, 0);
+        // Without a buffer only a failed receive gets here, and TakeReceived refused it.
+        System.Diagnostics.Debug.Assert(buffer != null);
         Received();
         var read = result.Bytes;
         var kept = _receiveFilled;
@@ -264,18 +255,29 @@ internal sealed partial class StreamSessionEngine : IReceiveCompletion
                 return IoResult.Failed(SocketError.Success);
         }
         var result = _transport.Receive(buffer);
+        TakeReceived(result);
+        return result;
+    }
+
+    /// <summary>
+    /// What every data receive (the loop's and the blocking one) does with its result: a failure ends the connection as
+    /// an error, an end of stream disconnects (what we still owe the peer is delivered first; a partial message is
+    /// dropped), and received bytes are counted. True when there are bytes to hand on.
+    /// </summary>
+    private bool TakeReceived(IoResult result)
+    {
         if (!result.Succeeded)
         {
             OnTransportError(result.Error);
-            return result;
+            return false;
         }
         if (result.Bytes == 0)
         {
             Disconnect(DisconnectReason.PeerClosed);
-            return result;
+            return false;
         }
         Interlocked.Add(ref _bytesReceived, result.Bytes);
         _host.EngineCounted(result.Bytes, 0);
-        return result;
+        return true;
     }
 }

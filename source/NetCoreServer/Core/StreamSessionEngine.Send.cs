@@ -185,65 +185,6 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
         return task;
     }
 
-    /// <summary>
-    /// NetCoreServer's synchronous send: blocks until the bytes are handed to the transport, in order with queued
-    /// asynchronous sends. When nothing else is sending it writes directly; otherwise it queues and waits, except
-    /// where waiting would wait on itself (inside OnSent/OnEmpty, or inside a hook before the TLS handshake), where
-    /// it queues and returns. Before the handshake the data waits for it.
-    /// </summary>
-    public long SendBlocking(ReadOnlySpan<byte> data) => SendBlocking(data, default);
-
-    /// <summary>The blocking send of a message in two pieces, as one unit; see <see cref="SendBlocking(ReadOnlySpan{byte})"/>.</summary>
-    public long SendBlocking(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body)
-    {
-        var length = head.Length + body.Length;
-        if (length == 0)
-            return 0;
-        Task<bool>? wait = null;
-        bool direct;
-        var start = false;
-        lock (this)
-        {
-            if (!AcceptsSends)
-                return 0;
-            MaterializeLocked();
-            direct = _ready && !_sendRunning && QueueEmpty;
-            if (direct)
-            {
-                _sendRunning = true;
-                var queue = Queue;
-                queue.Sending = length;
-                queue.AcceptedTotal += length;
-            }
-            else
-            {
-                AppendLocked(head);
-                AppendLocked(body);
-                start = AcceptedLocked(length, mayHold: false);
-                if (!Hooks.Inside(this, HookKind.Sending) && (_ready || !Hooks.Inside(this)))
-                    wait = AddWaiterLocked();
-            }
-        }
-
-        if (!direct)
-        {
-            NotifyWritability();
-            if (start)
-                RunSendLoop();
-            return wait == null || wait.GetAwaiter().GetResult() ? length : 0;
-        }
-        // The sender role is held: nothing can come between the two pieces.
-        var result = _transport.Send(head);
-        if (result.Succeeded && !body.IsEmpty)
-        {
-            var rest = _transport.Send(body);
-            result = new IoResult(result.Bytes + rest.Bytes, rest.Error);
-        }
-        if (CompleteSend(result, direct: true))
-            RunSendLoop();
-        return result.Bytes;
-    }
-
     /// <summary>The transport is ready for data (plain sockets from the start, TLS after the handshake): start sending what waited.</summary>
     private void MarkReady(bool raiseEmpty)
     {
