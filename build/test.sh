@@ -40,16 +40,17 @@ passed=0; failed=0; skipped=0
 failures=()
 
 # NUnit suites. The TRX files give exact counters whatever the console logger prints.
-for project in tests/*/*.csproj; do
-    # Test projects only: a library they share (tests/NetCoreServer.TestSupport) has no tests and writes no TRX.
-    grep -q '<IsTestProject>true</IsTestProject>' "$project" || continue
-    name=$(basename "$project" .csproj)
+# run_suite PROJECT NAME [VAR=VALUE ...]: runs one test project (in an environment with the given variables).
+run_suite() {
+    local project=$1 name=$2
+    shift 2
     echo "== $name"
-    timeout 1800 dotnet test "$project" -c Release --no-build -nologo \
+    env "$@" timeout 1800 dotnet test "$project" -c Release --no-build -nologo \
         --logger "trx;LogFileName=$name.trx" --logger "console;verbosity=minimal" --results-directory "$RESULTS" \
         -- NUnit.DefaultTimeout=120000
-    trx="$RESULTS/$name.trx"
+    local trx="$RESULTS/$name.trx"
     if [ -f "$trx" ]; then
+        local counters total p f e t a
         counters=$(grep -o '<Counters [^>]*>' "$trx" | head -1)
         get() { echo "$counters" | grep -o " $1=\"[0-9]*\"" | grep -o '[0-9][0-9]*' || echo 0; }
         total=$(get total); p=$(get passed); f=$(get failed); e=$(get error); t=$(get timeout); a=$(get aborted)
@@ -72,7 +73,16 @@ for project in tests/*/*.csproj; do
         failed=$((failed + 1))
         failures+=("$name: no test results")
     fi
+}
+
+for project in tests/*/*.csproj; do
+    # Test projects only: a library they share (tests/NetCoreServer.TestSupport) has no tests and writes no TRX.
+    grep -q '<IsTestProject>true</IsTestProject>' "$project" || continue
+    name=$(basename "$project" .csproj)
+    run_suite "$project" "$name"
 done
+# The UDP suite again with every socket served by a receive thread of its own (OptionReceiveThread).
+run_suite tests/NetCoreServer.Udp.Tests/NetCoreServer.Udp.Tests.csproj NetCoreServer.Udp.Tests.ReceiveThread NETCORESERVER_TEST_UDP_RECEIVE_THREAD=1
 
 # Examples driven as processes.
 for script in examples/test-*.sh; do

@@ -41,6 +41,13 @@ public class ServerOptions : EndpointOptions
     [Option("inline-completions", Default = false, HelpText = "Run socket completions and hooks on the socket engine threads (DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS=1): fewer thread hand-offs, but a blocking hook stalls other connections.")]
     public bool InlineCompletions { get; set; }
 
+    /// <summary>
+    /// udp: serves the socket from a thread of its own with blocking calls (<c>--receive-thread</c>, the library's
+    /// <c>OptionReceiveThread</c>; default off) instead of through the runtime's socket engine.
+    /// </summary>
+    [Option("receive-thread", Default = false, HelpText = "udp: receive (and send) on a thread of the socket's own with blocking calls (OptionReceiveThread) instead of the runtime's socket engine.")]
+    public bool ReceiveThread { get; set; }
+
     /// <inheritdoc />
     public override string? Validate()
     {

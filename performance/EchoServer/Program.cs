@@ -15,7 +15,7 @@ internal static class Program
         .Add("tcp", options => new EchoTcpServer(options.Address, options.ResolvedPort))
         .Add("ssl", options => new EchoSslServer(TlsContext(options), options.Address, options.ResolvedPort))
         .Add("uds", options => new EchoUdsServer(options.ResolvedPath))
-        .Add("udp", options => new EchoUdpServer(options.Address, options.ResolvedPort))
+        .Add("udp", options => new EchoUdpServer(options.Address, options.ResolvedPort) { OptionReceiveThread = options.ReceiveThread })
         .Add("ws", options => new EchoWsServer(options.Address, options.ResolvedPort))
         .Add("wss", options => new EchoWssServer(TlsContext(options), options.Address, options.ResolvedPort))
         // Nagle off on the accepted sockets of http and https, as Kestrel sets it (performance/KestrelServer is their baseline).

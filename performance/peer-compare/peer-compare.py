@@ -2,7 +2,8 @@
 """Compares servers against the neutral C load peers (../shared/peers), alternating them round by round.
 
 Usage: peer-compare.py KIND SECONDS ROUNDS NAME=COMMAND ...
-  KIND: echo (100 clients, 1000 in flight), echo1 (1 client), pingpong (100 clients, 1 in flight), mcast (100 receivers)
+  KIND: echo (100 clients, 1000 in flight), echo1 (1 client), pingpong (100 clients, 1 in flight), mcast (100 receivers),
+        udp (100 UDP clients, 10 datagrams in flight each, from performance/udp-load/udp_echo_load.c; lost ones counted)
   COMMAND: a server command line with {port} (and {path} for a Unix socket, with UDS=1 in the environment).
 Per run it prints msg/s from the load client, the server's CPU (from /proc, over the load window after 1 s), messages
 per CPU-second, allocated bytes per message and Gen0 collections (from a .NET server's --stats lines), peak RSS and,
@@ -27,6 +28,7 @@ source = source.replace('    return errors ? 1 : 0;', """    uint64_t mn = per[0
     return errors ? 1 : 0;""")
 open(f'{P}/mcast_load_pc.c', 'w').write(source)
 subprocess.run(['cc', '-O2', '-pthread', '-o', f'{P}/mcast_load_pc', f'{P}/mcast_load_pc.c'], check=True)
+subprocess.run(['cc', '-O2', '-o', f'{P}/udp_echo_load', os.path.join(os.path.dirname(os.path.abspath(__file__)), '../udp-load/udp_echo_load.c')], check=True)
 kind, secs, rounds = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
 uds = os.environ.get('UDS') == '1'
 servers = [a.split('=', 1) for a in sys.argv[4:]]
@@ -53,6 +55,7 @@ def run(cmd, port):
     if kind == 'mcast': load = [f'{P}/mcast_load_pc'] + target + ['-c', '100', '-s', '32', '-z', str(secs)]
     elif kind == 'echo': load = [f'{P}/echo_load'] + target + ['-c', '100', '-m', '1000', '-s', '32', '-z', str(secs)]
     elif kind == 'echo1': load = [f'{P}/echo_load'] + target + ['-c', '1', '-m', '1000', '-s', '32', '-z', str(secs)]
+    elif kind == 'udp': load = [f'{P}/udp_echo_load'] + target + ['-c', '100', '-m', '10', '-s', '32', '-z', str(secs)]
     elif kind == 'pingpong': load = [f'{P}/echo_load'] + target + ['-c', '100', '-m', '1', '-s', '32', '-z', str(secs)]
     # The server's pid: the last process of the group the shell started (a single command is exec'd).
     lines = []
@@ -87,7 +90,7 @@ def run(cmd, port):
         gen0 = int(b['gen0']) - int(a['gen0'])
     else: gen0 = None
     return dict(msgs=res['msg_per_s'], cpu=cpu_rate, per_cpu=res['msg_per_s'] / max(cpu_rate, 1e-9), alloc=alloc, gen0=gen0, rss=rss_max,
-                errors=res.get('errors'), corrupt=res.get('corrupt'), mn=res.get('per_client_min'), mx=res.get('per_client_max'))
+                errors=res.get('errors'), corrupt=res.get('corrupt'), lost=res.get('lost'), mn=res.get('per_client_min'), mx=res.get('per_client_max'))
 results = {n: [] for n, _ in servers}
 port = 21000 + (os.getpid() % 1000) * 10
 for r in range(rounds):
@@ -97,7 +100,8 @@ for r in range(rounds):
         results[n].append(x)
         fair = f" min/max={x['mn']/max(x['mx'],1):.2f}" if x['mn'] is not None else ''
         a = f"{x['alloc']:.2f}" if x['alloc'] is not None else '-'
-        print(f"round {r+1} {n}: {x['msgs']/1e6:.3f}M msg/s cpu={x['cpu']:.2f} cores {x['per_cpu']/1e6:.2f}M msg/cpu-s alloc={a} B/msg gen0={x['gen0']} rss_max={x['rss']:.0f}MiB err={x['errors']} corrupt={x['corrupt']}{fair}", flush=True)
+        lost = f" lost={x['lost']}" if x['lost'] is not None else ''
+        print(f"round {r+1} {n}: {x['msgs']/1e6:.3f}M msg/s cpu={x['cpu']:.2f} cores {x['per_cpu']/1e6:.2f}M msg/cpu-s alloc={a} B/msg gen0={x['gen0']} rss_max={x['rss']:.0f}MiB err={x['errors']} corrupt={x['corrupt']}{lost}{fair}", flush=True)
 print('medians:')
 for n, xs in results.items():
     m = lambda k: statistics.median([x[k] for x in xs if x[k] is not None]) if any(x[k] is not None for x in xs) else float('nan')

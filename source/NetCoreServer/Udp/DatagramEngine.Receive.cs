@@ -4,6 +4,7 @@ using System.Net;
 using System.Net.Sockets;
 using System.Threading;
 using System.Threading.Tasks;
+using NetCoreServer.Core;
 
 namespace NetCoreServer.Udp;
 
@@ -45,9 +46,9 @@ internal sealed partial class DatagramEngine
     }
 
     /// <summary>
-    /// The one receive loop of this socket. A pending receive returns to the I/O thread; a receive that completes
-    /// synchronously (a burst already queued in the kernel) just goes round the loop again, so no burst can grow the
-    /// stack. Parked, it holds no buffer.
+    /// The one receive loop of this socket (unless it has a receive thread, see DatagramEngine.Thread.cs). A pending
+    /// receive returns to the I/O thread; a receive that completes synchronously (a burst already queued in the kernel)
+    /// just goes round the loop again, so no burst can grow the stack. Parked, it holds no buffer.
     /// </summary>
     private async Task ReceiveLoopAsync()
     {
@@ -62,36 +63,15 @@ internal sealed partial class DatagramEngine
                 var size = _options.EffectiveReceiveBufferSize;
                 buffer = ArrayPool<byte>.Shared.Rent(size);
                 var failures = 0;
-                while (true)
+                var step = ReceiveStep.Next;
+                while (step != ReceiveStep.Park)
                 {
+                    if (step == ReceiveStep.End)
+                        return;
+                    if (step == ReceiveStep.Backoff)
+                        await Task.Delay(s_errorBackoff).ConfigureAwait(false);
                     var result = await _receiveArgs.ReceiveFromAsync(Socket, buffer.AsMemory(0, size)).ConfigureAwait(false);
-                    if (_closed)
-                        return;
-                    if (result.Error == SocketError.MessageSize || (result.Succeeded && _receiveArgs.Truncated))
-                    {
-                        // Longer than OptionReceiveBufferLimit: the kernel kept only the head. Drop it rather than deliver half.
-                        RaiseError(SocketError.MessageSize);
-                        continue;
-                    }
-                    if (!result.Succeeded)
-                    {
-                        if (DatagramErrors.IsTeardown(result.Error))
-                            return;
-                        if (DatagramErrors.IsReportable(result.Error))
-                            RaiseError(result.Error);
-                        if (++failures >= ErrorsBeforeBackoff)
-                            await Task.Delay(s_errorBackoff).ConfigureAwait(false);
-                        continue;
-                    }
-                    failures = 0;
-                    Interlocked.Increment(ref _datagramsReceived);
-                    Interlocked.Add(ref _bytesReceived, result.Bytes);
-                    _receiveGate.Deliver();
-                    RaiseReceived(_receiveArgs.RemoteEndPoint!, buffer, result.Bytes);
-                    if (_closed)
-                        return;
-                    if (!KeepReceiving())
-                        break;
+                    step = AfterReceive(result, _receiveArgs.Truncated, _receiveArgs.RemoteEndPoint, buffer, ref failures);
                 }
                 ArrayPool<byte>.Shared.Return(buffer);
                 buffer = null;
@@ -105,6 +85,59 @@ internal sealed partial class DatagramEngine
             if (buffer != null)
                 ArrayPool<byte>.Shared.Return(buffer);
         }
+    }
+
+    /// <summary>What a receive loop does next after one receive.</summary>
+    private enum ReceiveStep
+    {
+        /// <summary>Receive again.</summary>
+        Next,
+
+        /// <summary>Receive again after <see cref="s_errorBackoff"/> (failures in a row).</summary>
+        Backoff,
+
+        /// <summary>Give the buffer back and wait for a request (one-shot mode).</summary>
+        Park,
+
+        /// <summary>The socket is closed: the loop ends.</summary>
+        End,
+    }
+
+    /// <summary>
+    /// Handles what one receive brought, for both kinds of loop: an oversized datagram (truncated by the kernel) is
+    /// dropped and reported, an error reported when worth it (a teardown error ends the loop), a datagram delivered.
+    /// </summary>
+    /// <param name="result">The receive's outcome.</param>
+    /// <param name="truncated">The kernel kept only the head of a longer datagram.</param>
+    /// <param name="sender">Who sent it (read only when the receive succeeded).</param>
+    /// <param name="buffer">The datagram, from offset 0.</param>
+    /// <param name="failures">Failed receives in a row, kept by the loop.</param>
+    private ReceiveStep AfterReceive(IoResult result, bool truncated, EndPoint? sender, byte[] buffer, ref int failures)
+    {
+        if (_closed)
+            return ReceiveStep.End;
+        if (result.Error == SocketError.MessageSize || (result.Succeeded && truncated))
+        {
+            // Longer than OptionReceiveBufferLimit: the kernel kept only the head. Drop it rather than deliver half.
+            RaiseError(SocketError.MessageSize);
+            return ReceiveStep.Next;
+        }
+        if (!result.Succeeded)
+        {
+            if (DatagramErrors.IsTeardown(result.Error))
+                return ReceiveStep.End;
+            if (DatagramErrors.IsReportable(result.Error))
+                RaiseError(result.Error);
+            return ++failures >= ErrorsBeforeBackoff ? ReceiveStep.Backoff : ReceiveStep.Next;
+        }
+        failures = 0;
+        Interlocked.Increment(ref _datagramsReceived);
+        Interlocked.Add(ref _bytesReceived, result.Bytes);
+        _receiveGate.Deliver();
+        RaiseReceived(sender!, buffer, result.Bytes);
+        if (_closed)
+            return ReceiveStep.End;
+        return KeepReceiving() ? ReceiveStep.Next : ReceiveStep.Park;
     }
 
     /// <summary>After a delivery: continue in continuous mode or when ReceiveAsync was called during OnReceived, otherwise park.</summary>

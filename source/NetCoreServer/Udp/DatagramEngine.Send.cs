@@ -66,28 +66,12 @@ internal sealed partial class DatagramEngine
     {
         if (_closing)
             return -1;
-        int sent;
-        try
-        {
-            sent = Socket.SendTo(datagram, SocketFlags.None, target);
-        }
-        catch (SocketException e)
-        {
-            return BlockingFailed(e.SocketErrorCode);
-        }
-        catch (ObjectDisposedException)
-        {
-            return -1;
-        }
-        catch (ArgumentException)
-        {
-            // A target of the wrong address family.
-            ReportInline(SocketError.AddressFamilyNotSupported);
-            return -1;
-        }
+        var result = SendToBlocking(target, datagram);
+        if (!result.Succeeded)
+            return BlockingFailed(result.Error);
         Interlocked.Increment(ref _datagramsSent);
-        Interlocked.Add(ref _bytesSent, sent);
-        return sent;
+        Interlocked.Add(ref _bytesSent, result.Bytes);
+        return result.Bytes;
     }
 
     /// <summary>A blocking send or receive failed: reports the error when worth it (not after close) and returns -1.</summary>
@@ -145,7 +129,11 @@ internal sealed partial class DatagramEngine
                     continue;
                 }
 
-                var result = await _sendArgs.SendToAsync(Socket, next.Target, next.Buffer.AsMemory(0, next.Length)).ConfigureAwait(false);
+                // With a receive thread the socket stays out of the runtime's engine: the send blocks (only while the
+                // kernel's send buffer is full).
+                var result = _threaded
+                    ? SendToBlocking(next.Target, next.Buffer.AsSpan(0, next.Length), _targets!.AddressOf(next.Target))
+                    : await _sendArgs.SendToAsync(Socket, next.Target, next.Buffer.AsMemory(0, next.Length)).ConfigureAwait(false);
                 ArrayPool<byte>.Shared.Return(next.Buffer);
                 lock (_sendLock)
                 {

@@ -49,6 +49,9 @@ internal sealed partial class DatagramEngine
         Socket = socket;
         _host = host;
         _options = options;
+        _threaded = options.ReceiveThread;
+        if (_threaded)
+            _targets = new TargetAddresses(socket.AddressFamily);
         _receiveArgs.RemoteEndPoint = AnyEndpoint(socket.AddressFamily);
     }
 
@@ -86,7 +89,7 @@ internal sealed partial class DatagramEngine
 
     private void StartLoops()
     {
-        _receiveLoop = ReceiveLoopAsync();
+        _receiveLoop = _threaded ? StartReceiveThread() : ReceiveLoopAsync();
         _sendLoop = SendLoopAsync();
     }
 

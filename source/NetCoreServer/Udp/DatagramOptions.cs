@@ -17,6 +17,9 @@ internal sealed class DatagramOptions : NetCoreServer.Core.ConnectionLimits
 
     private volatile bool _continuousReceive;
 
+    /// <summary>Serve the socket from a thread of its own with blocking calls (see DatagramPeer.OptionReceiveThread); read when the socket opens.</summary>
+    public bool ReceiveThread { get; set; }
+
     /// <summary>A receive limit of 0 selects <see cref="MaxDatagramSize"/>; the send limit starts at <see cref="DefaultSendBufferLimit"/>.</summary>
     public DatagramOptions()
         : base(DefaultSendBufferLimit)

@@ -68,6 +68,23 @@ public abstract partial class DatagramPeer
     }
 
     /// <summary>
+    /// Receive on a thread of this socket's own, with blocking calls, instead of through the runtime's socket engine
+    /// (default false). Read when the socket opens. Each datagram then costs one receive and one send system call and
+    /// no hand-off between threads: the runtime's engine otherwise waits in epoll, wakes a pool thread per burst and
+    /// re-arms the socket, which on a busy server costs more than the datagram itself. The price: one thread per
+    /// socket, parked in the kernel while no datagram comes; <see cref="OnReceived"/>, and the sending that a
+    /// <c>SendAsync</c> from it does inline, run on that thread, so a hook that blocks holds up this socket's receiving
+    /// (as it does in the default mode, where receives are one at a time too). Datagrams that SendAsync queues are sent
+    /// with blocking calls, which wait only while the kernel's send buffer is full. Suits a server that handles
+    /// datagrams as they come (game and device servers, with <see cref="OptionContinuousReceive"/>).
+    /// </summary>
+    public bool OptionReceiveThread
+    {
+        get => _options.ReceiveThread;
+        set => _options.ReceiveThread = value;
+    }
+
+    /// <summary>
     /// Local IPv4 address of the network interface that multicast goes out of and groups are joined on (IP_MULTICAST_IF);
     /// null (the default) lets the routing table choose. Applied when the socket opens and when joining a group.
     /// </summary>

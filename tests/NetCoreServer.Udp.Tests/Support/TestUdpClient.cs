@@ -22,6 +22,7 @@ internal sealed class TestUdpClient : UdpClient
         : base(server)
     {
         OptionContinuousReceive = continuous;
+        OptionReceiveThread = ReceiveMode.Threaded;
     }
 
     /// <summary>In one-shot mode, call ReceiveAsync from OnConnected and after each datagram.</summary>

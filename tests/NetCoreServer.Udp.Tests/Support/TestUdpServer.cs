@@ -19,6 +19,7 @@ internal sealed class TestUdpServer : UdpServer
     {
         OptionContinuousReceive = continuous;
         Echo = echo;
+        OptionReceiveThread = ReceiveMode.Threaded;
     }
 
     /// <summary>Echo every datagram back to its sender.</summary>

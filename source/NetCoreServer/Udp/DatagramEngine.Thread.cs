@@ -1,0 +1,136 @@
+using System;
+using System.Buffers;
+using System.Net;
+using System.Net.Sockets;
+using System.Threading;
+using System.Threading.Tasks;
+using NetCoreServer.Core;
+
+namespace NetCoreServer.Udp;
+
+/// <summary>
+/// The receive thread (<see cref="DatagramPeer.OptionReceiveThread"/>): the same receive loop with blocking calls on
+/// a thread of the socket's own, and a send loop that sends with blocking calls. Such a socket never goes through the
+/// runtime's socket engine (no epoll wait, no pool thread woken per burst, no re-arming), which on Linux would also
+/// make the socket non-blocking and turn every blocking call into a wait on that engine.
+/// </summary>
+internal sealed partial class DatagramEngine
+{
+    // Read when the engine is made: the socket is served by the runtime's engine or by its own thread, never both.
+    private readonly bool _threaded;
+
+    // With a receive thread: the send loop's serialized targets.
+    private readonly TargetAddresses? _targets;
+
+    /// <summary>Starts the receive thread; the task completes when its loop has ended.</summary>
+    private Task StartReceiveThread()
+    {
+        var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var thread = new Thread(static state =>
+        {
+            var (engine, done) = ((DatagramEngine, TaskCompletionSource))state!;
+            engine.ReceiveThreadLoop(done);
+        })
+        {
+            IsBackground = true,
+            Name = "NetCoreServer UDP receive",
+        };
+        // The thread outlives the caller: it does not take the caller's execution context.
+        thread.UnsafeStart((this, done));
+        return done.Task;
+    }
+
+    /// <summary>
+    /// The receive loop on its own thread: parks (one-shot mode, nothing requested) in a blocking wait, otherwise
+    /// blocks in the kernel until a datagram comes. Closing the socket wakes it. One byte more than the limit is asked
+    /// for, so a longer datagram is told apart from one of exactly the limit (the kernel keeps only the head of it).
+    /// </summary>
+    private void ReceiveThreadLoop(TaskCompletionSource done)
+    {
+        byte[]? buffer = null;
+        var address = new SocketAddress(Socket.AddressFamily);
+        var senders = new SenderEndpoints(AnyEndpoint(Socket.AddressFamily));
+        try
+        {
+            while (true)
+            {
+                // A request that wakes the gate completes this wait; it does not run the loop on its own thread.
+                _receiveGate.WaitAsync().AsTask().Wait();
+                if (_closed)
+                    return;
+                var size = _options.EffectiveReceiveBufferSize;
+                buffer = ArrayPool<byte>.Shared.Rent(size + 1);
+                var failures = 0;
+                var step = ReceiveStep.Next;
+                while (step != ReceiveStep.Park)
+                {
+                    if (step == ReceiveStep.End)
+                        return;
+                    if (step == ReceiveStep.Backoff)
+                        Thread.Sleep(s_errorBackoff);
+                    var result = ReceiveFromBlocking(buffer.AsSpan(0, size + 1), address);
+                    var truncated = result.Bytes > size;
+                    var sender = result.Succeeded && !truncated ? senders.EndpointOf(address) : null;
+                    step = AfterReceive(result, truncated, sender, buffer, ref failures);
+                }
+                ArrayPool<byte>.Shared.Return(buffer);
+                buffer = null;
+            }
+        }
+        catch (Exception exception)
+        {
+            // A fault in the engine's own code (hooks cannot throw into it): the loop ends, as the async one would.
+            done.TrySetException(exception);
+        }
+        finally
+        {
+            _receiveGate.Stop();
+            _receiveArgs.Dispose();
+            if (buffer != null)
+                ArrayPool<byte>.Shared.Return(buffer);
+            done.TrySetResult();
+        }
+    }
+
+    /// <summary>One blocking receive; errors as values (a closed socket as <see cref="SocketError.OperationAborted"/>).</summary>
+    private IoResult ReceiveFromBlocking(Span<byte> buffer, SocketAddress address)
+    {
+        try
+        {
+            return new IoResult(Socket.ReceiveFrom(buffer, SocketFlags.None, address), SocketError.Success);
+        }
+        catch (SocketException e)
+        {
+            return IoResult.Failed(e.SocketErrorCode);
+        }
+        catch (ObjectDisposedException)
+        {
+            return IoResult.Failed(SocketError.OperationAborted);
+        }
+    }
+
+    /// <summary>One blocking send; errors as values (a target of the wrong address family as <see cref="SocketError.AddressFamilyNotSupported"/>).</summary>
+    /// <param name="target">Where to.</param>
+    /// <param name="datagram">What.</param>
+    /// <param name="address"><paramref name="target"/> serialized, if known (see <see cref="TargetAddresses"/>).</param>
+    private IoResult SendToBlocking(EndPoint target, ReadOnlySpan<byte> datagram, SocketAddress? address = null)
+    {
+        try
+        {
+            var sent = address != null ? Socket.SendTo(datagram, SocketFlags.None, address) : Socket.SendTo(datagram, SocketFlags.None, target);
+            return new IoResult(sent, SocketError.Success);
+        }
+        catch (SocketException e)
+        {
+            return IoResult.Failed(e.SocketErrorCode);
+        }
+        catch (ObjectDisposedException)
+        {
+            return IoResult.Failed(SocketError.OperationAborted);
+        }
+        catch (ArgumentException)
+        {
+            return IoResult.Failed(SocketError.AddressFamilyNotSupported);
+        }
+    }
+}
