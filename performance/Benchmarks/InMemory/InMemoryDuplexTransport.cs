@@ -54,6 +54,11 @@ internal sealed class InMemoryDuplexTransport : IStreamTransport, IValueTaskSour
 
     public ValueTask<SocketError> HandshakeAsync() => new(SocketError.Success);
 
+    private ReceiveRelay? _relay;
+
+    public bool TryReceive(Memory<byte> buffer, IReceiveCompletion completion, out IoResult result)
+        => ReceiveRelay.Relay(ref _relay, ReceiveAsync(buffer), completion, out result);
+
     public ValueTask<IoResult> ReceiveAsync(Memory<byte> buffer)
     {
         lock (_lock)

@@ -23,25 +23,15 @@ internal interface IStreamTransport : IDisposable
     /// <summary>Runs the handshake (TLS) once; completes with the error that stopped it, or Success. Plain sockets complete at once.</summary>
     ValueTask<SocketError> HandshakeAsync();
 
-    /// <summary>Receives into <paramref name="buffer"/>; an empty buffer waits for data without consuming it. Zero bytes on a non-empty buffer means the peer closed its side.</summary>
-    ValueTask<IoResult> ReceiveAsync(Memory<byte> buffer);
-
     /// <summary>
-    /// <see cref="ReceiveAsync"/> without a task: true when the receive completed at once (<paramref name="result"/> says
-    /// how), false when it is pending, and then <paramref name="completion"/> is told once it completes. The engine's
-    /// receive loop waits this way, so an idle connection holds no state machine. This default relays a
-    /// <see cref="ReceiveAsync"/> through a new <see cref="ReceiveRelay"/> each time it is pending; transports keep one.
+    /// Receives into <paramref name="buffer"/>; an empty buffer waits for data without consuming it, and zero bytes on
+    /// a non-empty buffer means the peer closed its side. True when the receive completed at once
+    /// (<paramref name="result"/> says how); false when it is pending, and then <paramref name="completion"/> is told
+    /// once it completes. The engine's receive loop waits this way, so an idle connection holds no state machine. A
+    /// transport whose receive is a <see cref="ValueTask{TResult}"/> (TLS) hands it on with
+    /// <see cref="ReceiveRelay.Relay"/>.
     /// </summary>
-    bool TryReceive(Memory<byte> buffer, IReceiveCompletion completion, out IoResult result)
-    {
-        var receive = ReceiveAsync(buffer);
-        if (receive.IsCompleted)
-        {
-            result = ReceiveRelay.ResultOf(receive.ConfigureAwait(false).GetAwaiter());
-            return true;
-        }
-        return new ReceiveRelay().TryReceive(receive, completion, out result);
-    }
+    bool TryReceive(Memory<byte> buffer, IReceiveCompletion completion, out IoResult result);
 
     /// <summary>Sends every byte of the batch, in order.</summary>
     ValueTask<IoResult> SendAsync(IReadOnlyList<ArraySegment<byte>> batch);

@@ -7,7 +7,7 @@ namespace NetCoreServer.Core;
 
 /// <summary>
 /// <see cref="IStreamTransport.TryReceive"/> for a transport whose receive is a <see cref="ValueTask{TResult}"/> (TLS,
-/// the engine tests' in-memory one): hands the completion of a pending one to the <see cref="IReceiveCompletion"/>.
+/// the engine tests' in-memory ones): hands the completion of a pending one to the <see cref="IReceiveCompletion"/>.
 /// One instance serves one transport's receives, one at a time, and allocates nothing per receive.
 /// </summary>
 internal sealed class ReceiveRelay
@@ -18,8 +18,23 @@ internal sealed class ReceiveRelay
 
     public ReceiveRelay() => _resume = Resume;
 
+    /// <summary>
+    /// <see cref="IStreamTransport.TryReceive"/> over <paramref name="receive"/>: true with <paramref name="result"/>
+    /// when it has completed; otherwise false, and <paramref name="completion"/> is told later through the transport's
+    /// <paramref name="relay"/>, made on its first pending receive (one that always completes at once needs none).
+    /// </summary>
+    public static bool Relay(ref ReceiveRelay? relay, ValueTask<IoResult> receive, IReceiveCompletion completion, out IoResult result)
+    {
+        if (receive.IsCompleted)
+        {
+            result = ResultOf(receive.ConfigureAwait(false).GetAwaiter());
+            return true;
+        }
+        return (relay ??= new ReceiveRelay()).TryReceive(receive, completion, out result);
+    }
+
     /// <summary>True with <paramref name="result"/> when <paramref name="receive"/> has completed; otherwise false, and <paramref name="completion"/> is told later.</summary>
-    public bool TryReceive(ValueTask<IoResult> receive, IReceiveCompletion completion, out IoResult result)
+    private bool TryReceive(ValueTask<IoResult> receive, IReceiveCompletion completion, out IoResult result)
     {
         var awaiter = receive.ConfigureAwait(false).GetAwaiter();
         if (awaiter.IsCompleted)

@@ -125,30 +125,42 @@ internal sealed class AwaitableSocketArgs : SocketAsyncEventArgs, IValueTaskSour
 
     private ValueTask<IoResult> Run(Socket socket, Func<Socket, SocketAsyncEventArgs, bool> start)
     {
-        bool pending;
+        if (Start(socket, this, start, out var failure))
+            return new ValueTask<IoResult>(this, _core.Version);
+        return new ValueTask<IoResult>(failure == SocketError.Success ? Result() : IoResult.Failed(failure));
+    }
+
+    /// <summary>
+    /// Starts a socket operation on <paramref name="args"/>, the exceptions of a closed or misused socket turned into
+    /// errors: true when it is pending; false when it completed at once (<paramref name="failure"/> is Success: the
+    /// result is in the args) or could not start (<paramref name="failure"/> says why).
+    /// </summary>
+    public static bool Start(Socket socket, SocketAsyncEventArgs args, Func<Socket, SocketAsyncEventArgs, bool> start, out SocketError failure)
+    {
+        failure = SocketError.Success;
         try
         {
-            pending = start(socket, this);
+            return start(socket, args);
         }
         catch (ObjectDisposedException)
         {
-            return new ValueTask<IoResult>(IoResult.Failed(SocketError.OperationAborted));
+            failure = SocketError.OperationAborted;
         }
         catch (SocketException e)
         {
-            return new ValueTask<IoResult>(IoResult.Failed(e.SocketErrorCode));
+            failure = e.SocketErrorCode;
         }
         catch (InvalidOperationException)
         {
             // The socket was closed between the state check and the call.
-            return new ValueTask<IoResult>(IoResult.Failed(SocketError.OperationAborted));
+            failure = SocketError.OperationAborted;
         }
         catch (ArgumentException)
         {
             // A datagram target of the wrong address family (IPv6 on an IPv4 socket, or IPv4 without dual mode).
-            return new ValueTask<IoResult>(IoResult.Failed(SocketError.AddressFamilyNotSupported));
+            failure = SocketError.AddressFamilyNotSupported;
         }
-        return pending ? new ValueTask<IoResult>(this, _core.Version) : new ValueTask<IoResult>(Result());
+        return false;
     }
 
     private IoResult Result() => new(BytesTransferred, SocketError);

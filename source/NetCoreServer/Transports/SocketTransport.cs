@@ -18,6 +18,8 @@ namespace NetCoreServer.Transports;
 /// </remarks>
 internal sealed class SocketTransport : SocketAsyncEventArgs, IStreamTransport
 {
+    private static readonly Func<Socket, SocketAsyncEventArgs, bool> s_receive = static (socket, args) => socket.ReceiveAsync(args);
+
     private readonly Socket _socket;
     // Made by the first asynchronous send (one sender at a time, see IStreamTransport): an idle connection needs none.
     private AwaitableSocketArgs? _sendArgs;
@@ -47,28 +49,12 @@ internal sealed class SocketTransport : SocketAsyncEventArgs, IStreamTransport
         SetBuffer(buffer);
         // Set before the start: a pending receive may complete on another thread before ReceiveAsync returns.
         _completion = completion;
-        try
+        if (AwaitableSocketArgs.Start(_socket, this, s_receive, out var failure))
         {
-            if (_socket.ReceiveAsync(this))
-            {
-                result = default;
-                return false;
-            }
-            result = new IoResult(BytesTransferred, SocketError);
+            result = default;
+            return false;
         }
-        catch (ObjectDisposedException)
-        {
-            result = IoResult.Failed(SocketError.OperationAborted);
-        }
-        catch (SocketException e)
-        {
-            result = IoResult.Failed(e.SocketErrorCode);
-        }
-        catch (InvalidOperationException)
-        {
-            // The socket was closed between the state check and the call.
-            result = IoResult.Failed(SocketError.OperationAborted);
-        }
+        result = failure == SocketError.Success ? new IoResult(BytesTransferred, SocketError) : IoResult.Failed(failure);
         _completion = null;
         return true;
     }
@@ -80,31 +66,13 @@ internal sealed class SocketTransport : SocketAsyncEventArgs, IStreamTransport
         completion.ReceiveCompleted(new IoResult(BytesTransferred, SocketError));
     }
 
-    /// <summary>A receive as a task, through the socket's own awaitable receive; the engine receives with <see cref="TryReceive"/>.</summary>
-    public async ValueTask<IoResult> ReceiveAsync(Memory<byte> buffer)
-    {
-        if (Volatile.Read(ref _closed) != 0)
-            return IoResult.Failed(SocketError.OperationAborted);
-        try
-        {
-            return new IoResult(await _socket.ReceiveAsync(buffer, SocketFlags.None).ConfigureAwait(false), SocketError.Success);
-        }
-        catch (SocketException e)
-        {
-            return IoResult.Failed(e.SocketErrorCode);
-        }
-        catch (ObjectDisposedException)
-        {
-            return IoResult.Failed(SocketError.OperationAborted);
-        }
-    }
-
     public ValueTask<IoResult> SendAsync(IReadOnlyList<ArraySegment<byte>> batch)
     {
         if (Volatile.Read(ref _closed) != 0)
             return new ValueTask<IoResult>(IoResult.Failed(SocketError.OperationAborted));
         return (_sendArgs ??= new AwaitableSocketArgs()).SendAsync(_socket, batch);
     }
+
     public IoResult Send(ReadOnlySpan<byte> data)
     {
         try

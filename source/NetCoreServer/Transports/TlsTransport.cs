@@ -95,7 +95,7 @@ internal sealed class TlsTransport : IStreamTransport, ITlsInfo
     private void EndHandshake() => Interlocked.Exchange(ref _handshakeEnded, null)?.Invoke();
 
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    public async ValueTask<IoResult> ReceiveAsync(Memory<byte> buffer)
+    private async ValueTask<IoResult> ReceiveAsync(Memory<byte> buffer)
     {
         try
         {
@@ -109,15 +109,7 @@ internal sealed class TlsTransport : IStreamTransport, ITlsInfo
     }
 
     public bool TryReceive(Memory<byte> buffer, IReceiveCompletion completion, out IoResult result)
-    {
-        var receive = ReceiveAsync(buffer);
-        if (receive.IsCompleted)
-        {
-            result = ReceiveRelay.ResultOf(receive.ConfigureAwait(false).GetAwaiter());
-            return true;
-        }
-        return (_relay ??= new ReceiveRelay()).TryReceive(receive, completion, out result);
-    }
+        => ReceiveRelay.Relay(ref _relay, ReceiveAsync(buffer), completion, out result);
 
     // The largest TLS record's payload (RFC 8446 5.1): a segment this large fills records by itself.
     private const int RecordBytes = 16 * 1024;

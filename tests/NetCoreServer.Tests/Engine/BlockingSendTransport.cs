@@ -15,6 +15,11 @@ internal sealed class BlockingSendTransport : IStreamTransport
 
     public ValueTask<SocketError> HandshakeAsync() => new(SocketError.Success);
 
+    private ReceiveRelay? _relay;
+
+    public bool TryReceive(Memory<byte> buffer, IReceiveCompletion completion, out IoResult result)
+        => ReceiveRelay.Relay(ref _relay, ReceiveAsync(buffer), completion, out result);
+
     public ValueTask<IoResult> ReceiveAsync(Memory<byte> buffer) => new(_closed.Task);
 
     public ValueTask<IoResult> SendAsync(IReadOnlyList<ArraySegment<byte>> batch) => new(_closed.Task);

@@ -168,6 +168,11 @@ public sealed class EngineLifecycleTests
 
         public ValueTask<SocketError> HandshakeAsync() => new(SocketError.Success);
 
+        private ReceiveRelay? _relay;
+
+        public bool TryReceive(Memory<byte> buffer, IReceiveCompletion completion, out IoResult result)
+            => ReceiveRelay.Relay(ref _relay, ReceiveAsync(buffer), completion, out result);
+
         public ValueTask<IoResult> ReceiveAsync(Memory<byte> buffer) => new(_closed.Task);
 
         public ValueTask<IoResult> SendAsync(IReadOnlyList<ArraySegment<byte>> batch) => new(_closed.Task);
@@ -203,6 +208,11 @@ public sealed class EngineLifecycleTests
         public ITlsInfo? Tls => null;
 
         public ValueTask<SocketError> HandshakeAsync() => new(SocketError.Success);
+
+        private ReceiveRelay? _relay;
+
+        public bool TryReceive(Memory<byte> buffer, IReceiveCompletion completion, out IoResult result)
+            => ReceiveRelay.Relay(ref _relay, ReceiveAsync(buffer), completion, out result);
 
         public ValueTask<IoResult> ReceiveAsync(Memory<byte> buffer) => new(_closed.Task);
 
@@ -261,6 +271,11 @@ public sealed class EngineLifecycleTests
         public void CompleteReceive(IoResult result) => _receive.TrySetResult(result);
 
         public ValueTask<SocketError> HandshakeAsync() => new(new TaskCompletionSource<SocketError>().Task);
+
+        private ReceiveRelay? _relay;
+
+        public bool TryReceive(Memory<byte> buffer, IReceiveCompletion completion, out IoResult result)
+            => ReceiveRelay.Relay(ref _relay, ReceiveAsync(buffer), completion, out result);
 
         public ValueTask<IoResult> ReceiveAsync(Memory<byte> buffer) => new(_receive.Task);
 

@@ -79,6 +79,11 @@ internal sealed class InMemoryTransport : IStreamTransport
     /// <summary>Sizes of the buffers the engine received into, in order (0 for a zero-byte wait for data).</summary>
     public ConcurrentQueue<int> ReceiveBufferSizes { get; } = new();
 
+    private ReceiveRelay? _relay;
+
+    public bool TryReceive(Memory<byte> buffer, IReceiveCompletion completion, out IoResult result)
+        => ReceiveRelay.Relay(ref _relay, ReceiveAsync(buffer), completion, out result);
+
     public ValueTask<IoResult> ReceiveAsync(Memory<byte> buffer)
     {
         ReceiveBufferSizes.Enqueue(buffer.Length);
