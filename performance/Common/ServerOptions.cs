@@ -25,11 +25,11 @@ public class ServerOptions : EndpointOptions
 
     /// <summary>
     /// Prints a <c>stats</c> JSON line of this process's totals so far (see <see cref="ProcessStats"/>: managed bytes
-    /// allocated, CPU seconds, collections, working set) after the "listening" line, once a second, and after "stopped"
+    /// allocated, CPU seconds, collections, working set, thread-pool work items and threads) after the "listening" line, once a second, and after "stopped"
     /// (<c>--stats</c>; default off), so a harness can tell what a load window cost (use DOTNET_gcServer=0 for exact
     /// per-process allocation counters).
     /// </summary>
-    [Option("stats", Default = false, HelpText = "Print a 'stats' JSON line (allocated bytes, CPU seconds, collections, working set) when listening, once a second, and when stopped.")]
+    [Option("stats", Default = false, HelpText = "Print a 'stats' JSON line (allocated bytes, CPU seconds, collections, working set, thread-pool work items and threads) when listening, once a second, and when stopped.")]
     public bool Stats { get; set; }
 
     /// <summary>

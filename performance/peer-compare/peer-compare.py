@@ -6,7 +6,8 @@ Usage: peer-compare.py KIND SECONDS ROUNDS NAME=COMMAND ...
         udp (100 UDP clients, 10 datagrams in flight each, from performance/udp-load/udp_echo_load.c; lost ones counted)
   COMMAND: a server command line with {port} (and {path} for a Unix socket, with UDS=1 in the environment).
 Per run it prints msg/s from the load client, the server's CPU (from /proc, over the load window after 1 s), messages
-per CPU-second, allocated bytes per message and Gen0 collections (from a .NET server's --stats lines), peak RSS and,
+per CPU-second, context switches per message (all the server's threads, from /proc), allocated bytes, thread-pool work
+items per message and Gen0 collections (from a .NET server's --stats lines), peak RSS and,
 for mcast, the slowest client's bytes over the fastest's; then the medians. Servers run with DOTNET_gcServer=0.
 PEERS (default ../shared/peers next to the repository) holds the C sources; they are built into a temporary folder.
 """
@@ -35,6 +36,15 @@ servers = [a.split('=', 1) for a in sys.argv[4:]]
 def cpu_of(pid):
     f = open(f'/proc/{pid}/stat').read().rsplit(')', 1)[1].split()
     return (int(f[11]) + int(f[12])) / os.sysconf('SC_CLK_TCK')
+def cs_of(pid):
+    # Voluntary and involuntary context switches of the server's live threads (a thread that exited is not counted).
+    total = 0
+    for t in os.listdir(f'/proc/{pid}/task'):
+        try:
+            for l in open(f'/proc/{pid}/task/{t}/status'):
+                if l.startswith(('voluntary_ctxt_switches', 'nonvoluntary_ctxt_switches')): total += int(l.split()[1])
+        except OSError: pass
+    return total
 def rss_of(pid):
     for l in open(f'/proc/{pid}/status'):
         if l.startswith('VmRSS'): return int(l.split()[1]) / 1024
@@ -66,13 +76,13 @@ def run(cmd, port):
     pid = int(pids[-1]) if pids else srv.pid
     lp = subprocess.Popen(load, stdout=subprocess.PIPE, text=True)
     time.sleep(1.0)
-    c1, t1 = cpu_of(pid), time.time()
+    c1, s1, t1 = cpu_of(pid), cs_of(pid), time.time()
     rss_max = 0
     while lp.poll() is None:
         try: rss_max = max(rss_max, rss_of(pid))
         except Exception: pass
         time.sleep(0.25)
-        if lp.poll() is None: c2, t2 = cpu_of(pid), time.time()
+        if lp.poll() is None: c2, s2, t2 = cpu_of(pid), cs_of(pid), time.time()
     out = lp.stdout.read().strip().splitlines()
     os.killpg(srv.pid, signal.SIGTERM)
     try: srv.wait(10)
@@ -82,14 +92,16 @@ def run(cmd, port):
     cpu_rate = (c2 - c1) / (t2 - t1)
     st = [(t, json.loads(l[len('stats '):])) for t, l in lines if l.startswith('stats ')]
     st = [(t, d) for t, d in st if t1 - 0.01 <= t <= t2 + 0.5]
-    alloc = None
+    alloc = items = None
     if len(st) >= 2:
         (ta, a), (tb, b) = st[0], st[-1]
         msgs = res['msg_per_s'] * (tb - ta)
         alloc = (int(b['allocated_bytes']) - int(a['allocated_bytes'])) / msgs
         gen0 = int(b['gen0']) - int(a['gen0'])
+        if 'work_items' in a: items = (int(b['work_items']) - int(a['work_items'])) / msgs
     else: gen0 = None
-    return dict(msgs=res['msg_per_s'], cpu=cpu_rate, per_cpu=res['msg_per_s'] / max(cpu_rate, 1e-9), alloc=alloc, gen0=gen0, rss=rss_max,
+    cs = (s2 - s1) / max(res['msg_per_s'] * (t2 - t1), 1e-9)
+    return dict(msgs=res['msg_per_s'], cpu=cpu_rate, per_cpu=res['msg_per_s'] / max(cpu_rate, 1e-9), cs=cs, items=items, alloc=alloc, gen0=gen0, rss=rss_max,
                 errors=res.get('errors'), corrupt=res.get('corrupt'), lost=res.get('lost'), mn=res.get('per_client_min'), mx=res.get('per_client_max'))
 results = {n: [] for n, _ in servers}
 port = 21000 + (os.getpid() % 1000) * 10
@@ -101,9 +113,10 @@ for r in range(rounds):
         fair = f" min/max={x['mn']/max(x['mx'],1):.2f}" if x['mn'] is not None else ''
         a = f"{x['alloc']:.2f}" if x['alloc'] is not None else '-'
         lost = f" lost={x['lost']}" if x['lost'] is not None else ''
-        print(f"round {r+1} {n}: {x['msgs']/1e6:.3f}M msg/s cpu={x['cpu']:.2f} cores {x['per_cpu']/1e6:.2f}M msg/cpu-s alloc={a} B/msg gen0={x['gen0']} rss_max={x['rss']:.0f}MiB err={x['errors']} corrupt={x['corrupt']}{lost}{fair}", flush=True)
+        it = f"{x['items']:.3g}" if x['items'] is not None else '-'
+        print(f"round {r+1} {n}: {x['msgs']/1e6:.3f}M msg/s cpu={x['cpu']:.2f} cores {x['per_cpu']/1e6:.2f}M msg/cpu-s cs={x['cs']:.3g}/msg items={it}/msg alloc={a} B/msg gen0={x['gen0']} rss_max={x['rss']:.0f}MiB err={x['errors']} corrupt={x['corrupt']}{lost}{fair}", flush=True)
 print('medians:')
 for n, xs in results.items():
     m = lambda k: statistics.median([x[k] for x in xs if x[k] is not None]) if any(x[k] is not None for x in xs) else float('nan')
     fair = f" min/max={statistics.median([x['mn']/max(x['mx'],1) for x in xs]):.2f}" if xs[0]['mn'] is not None else ''
-    print(f"  {n}: {m('msgs')/1e6:.3f}M msg/s, {m('per_cpu')/1e6:.2f}M msg/cpu-s, cpu {m('cpu'):.2f} cores, alloc {m('alloc'):.2f} B/msg, rss_max {m('rss'):.0f} MiB{fair}")
+    print(f"  {n}: {m('msgs')/1e6:.3f}M msg/s, {m('per_cpu')/1e6:.2f}M msg/cpu-s, cpu {m('cpu'):.2f} cores, {m('cs'):.3g} cs/msg, {m('items'):.3g} work items/msg, alloc {m('alloc'):.2f} B/msg, rss_max {m('rss'):.0f} MiB{fair}")
