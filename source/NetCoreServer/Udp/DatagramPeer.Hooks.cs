@@ -9,8 +9,8 @@ public abstract partial class DatagramPeer
 {
     /// <summary>
     /// Called for each datagram received. From <see cref="ReceiveAsync"/> it runs on a thread-pool I/O thread (or on the
-    /// thread that called ReceiveAsync, when a datagram was already waiting); from a blocking <c>Receive</c>, on its
-    /// caller. Calls from the receive loop never overlap, and the next receive starts only after this returns. The
+    /// thread that called ReceiveAsync, when a datagram was already waiting), or with <see cref="OptionReceiveThread"/> on
+    /// the socket's receive thread; from a blocking <c>Receive</c>, on its caller. Calls from the receive loop never overlap, and the next receive starts only after this returns. The
     /// buffer is pooled: it is valid only until this method returns, so copy what you keep (SendAsync copies).
     /// </summary>
     /// <param name="endpoint">The sender. Do not modify it: the runtime may reuse it for the sender's next datagram.</param>
@@ -23,7 +23,8 @@ public abstract partial class DatagramPeer
 
     /// <summary>
     /// Called after each datagram is handed to the socket: for SendAsync on the thread of the send loop (a thread-pool
-    /// I/O thread, or inline on the thread that called SendAsync), for Send on its caller. Calls from the send loop
+    /// I/O thread, or inline on the thread that called SendAsync, which with <see cref="OptionReceiveThread"/> is
+    /// usually the receive thread), for Send on its caller. Calls from the send loop
     /// never overlap. NetCoreServer's echo pattern calls <see cref="ReceiveAsync"/> from here.
     /// </summary>
     /// <param name="endpoint">Where the datagram went.</param>
