@@ -1,17 +1,24 @@
 namespace NetCoreServer.Performance.Suite;
 
 /// <summary>
-/// One protocol of the suite: its name as the benchmark programs take it (<c>--protocol</c>), what can run over it,
-/// and how many messages each echo client keeps in flight.
+/// One row group of the suite: its name in the table and in <c>--protocol</c>, what can run over it, and how many
+/// messages each echo client keeps in flight. A variant of a protocol (the same transport with one of our server's
+/// options) names the protocol the benchmark programs take (<see cref="Transport"/>) and the options our server gets.
 /// </summary>
 internal sealed record ProtocolEntry(string Name, ProtocolTraits Traits, int EchoMessages)
 {
+    /// <summary>The protocol as the benchmark programs take it (<c>--protocol</c>); the name unless this is a variant.</summary>
+    public string Transport { get; init; } = Name;
+
+    /// <summary>Options only our echo server gets (a variant's); the baselines and clients run as for <see cref="Transport"/>.</summary>
+    public string[] ServerOptions { get; init; } = [];
+
     /// <summary>True when every trait in <paramref name="traits"/> is set.</summary>
     public bool Has(ProtocolTraits traits) => (Traits & traits) == traits;
 
     /// <summary>True when the protocol reaches its server through a socket file instead of a port.</summary>
-    public bool UsesSocketFile => Name == "uds";
+    public bool UsesSocketFile => Transport == "uds";
 
     /// <summary>True when the protocol's endpoint is a UDP port.</summary>
-    public bool IsDatagram => Name == "udp";
+    public bool IsDatagram => Transport == "udp";
 }

@@ -18,6 +18,8 @@ internal static class ProtocolTable
         new("ssl", Echo | Multicast, 1000),
         new("uds", Echo | Multicast | RawEcho | CEcho | CLoad, 1000),
         new("udp", Echo | Multicast | RawEcho | MulticastNeedsNamespace, 100),
+        // The same, our server with OptionReceiveThread (a socket served by a thread of its own).
+        new("udp-thread", Echo | RawEcho, 100) { Transport = "udp", ServerOptions = ["--receive-thread"] },
         new("http", Echo, 100),
         new("https", Echo, 100),
         new("ws", Echo | Multicast, 1000),

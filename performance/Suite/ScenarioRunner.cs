@@ -99,8 +99,10 @@ internal sealed class ScenarioRunner(Layout layout, CPeers peers, int seconds)
         }
 
         var program = scenario.Server == Contender.Raw ? "RawEchoServer" : multicast ? "MulticastServer" : "EchoServer";
-        List<string> arguments = [layout.Program(program), "--protocol", protocol.Name, .. endpoint.DotnetArguments,
+        List<string> arguments = [layout.Program(program), "--protocol", protocol.Transport, .. endpoint.DotnetArguments,
             "--lifetime", Lifetime.ToString(), "--stats"];
+        if (scenario.Server == Contender.Ours)
+            arguments.AddRange(protocol.ServerOptions);
         // The client counts messages as bytes divided by its -s, so the server must send that size.
         if (multicast)
             arguments.AddRange(["-s", Size.ToString()]);
@@ -119,7 +121,7 @@ internal sealed class ScenarioRunner(Layout layout, CPeers peers, int seconds)
             return ChildProcess.Start(binary, [.. endpoint.CClientArguments, .. common, .. window]);
         }
         var program = layout.Program(echo ? "EchoClient" : "MulticastClient");
-        return ChildProcess.Start(Executables.Dotnet(), [program, "--protocol", scenario.Protocol.Name, .. endpoint.DotnetArguments, .. common, .. window, "--json"]);
+        return ChildProcess.Start(Executables.Dotnet(), [program, "--protocol", scenario.Protocol.Transport, .. endpoint.DotnetArguments, .. common, .. window, "--json"]);
     }
 
     private static string Tail(ChildProcess process) => string.Join(" | ", process.Lines.TakeLast(5));

@@ -70,5 +70,6 @@ internal sealed class SuiteReport
         + "is summed over the clients. alloc B/msg: managed bytes the server allocated from listening to stopped (connecting "
         + "and disconnecting included) per message. Server CPU s: user and system time of the server process while the load "
         + "ran. vs baseline: msg/s against the C epoll reference of the same row group when it ran, else the raw .NET "
-        + "Socket server, with the same load client, minutes apart. udp multicast runs in a private network namespace.";
+        + "Socket server, with the same load client, minutes apart. udp multicast runs in a private network namespace. "
+        + "udp-thread: udp with our server's OptionReceiveThread (the socket served by a thread of its own).";
 }
