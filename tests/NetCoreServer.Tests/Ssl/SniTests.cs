@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Generic;
 using System.Net;
+using System.Runtime.CompilerServices;
 using System.Security.Authentication;
 using System.Security.Cryptography.X509Certificates;
 using System.Threading.Tasks;
@@ -118,6 +119,30 @@ public sealed class SniTests
         Assert.That(((SslSession)server.LastSession.Session).HandshakeException, Is.InstanceOf<NotSupportedException>(), "the reason is kept: no certificate to present");
 
         Assert.That(await HandshakeAsync(server, context, "alpha.test", SslProtocols.Tls13, "alpha after the failure"), Is.EqualTo(s_alpha.Thumbprint));
+    }
+
+    [Test]
+    public void ADroppedCertificateDoesNotKeepItsContextAlive()
+    {
+        var context = new SslContext(SslProtocols.Tls13, SslTestTransport.ServerCertificate);
+        var (certificate, built) = BuildForAThrowawayCertificate(context);
+        for (var i = 0; i < 10 && (certificate.IsAlive || built.IsAlive); i++)
+        {
+            GC.Collect();
+            GC.WaitForPendingFinalizers();
+        }
+        Assert.That(certificate.IsAlive, Is.False, "the cache does not hold the certificate");
+        Assert.That(built.IsAlive, Is.False, "nor its context once the certificate is gone");
+        Assert.That(context.ServerCertificateContext(SslTestTransport.ServerCertificate), Is.Not.Null, "the cache still works");
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static (WeakReference Certificate, WeakReference Context) BuildForAThrowawayCertificate(SslContext context)
+    {
+        var certificate = DevelopmentCertificates.CreateServer(s_authority, "gone.test");
+        var built = context.ServerCertificateContext(certificate);
+        Assert.That(built, Is.SameAs(context.ServerCertificateContext(certificate)));
+        return (new WeakReference(certificate), new WeakReference(built));
     }
 
     [Test]
