@@ -122,6 +122,29 @@ public sealed class SniTests
     }
 
     [Test]
+    public async Task ASelectorThatThrowsFailsThatHandshakeOnly()
+    {
+        var context = new SslContext(SslProtocols.Tls13, SslTestTransport.ServerCertificate)
+        {
+            ServerCertificateSelector = host => host == "broken.test" ? throw new ArgumentException("no such host") : null,
+        };
+        var transport = new SslTestTransport(() => context, () => Client(SslProtocols.Tls13), c => c.TargetHost = "broken.test");
+        using var server = new TestServer(transport, IPAddress.Loopback);
+        Assert.That(server.Start(), Is.True);
+
+        using (var refused = new TestClient(transport, server))
+        {
+            Assert.That(await Wait.For(refused.ConnectAndWaitAsync(), "handshake outcome"), Is.False);
+            await Wait.For(refused.Closed, "client closed after the failed handshake");
+        }
+        await Wait.For(server.Disconnected.Reaches(1), "the server closed the session");
+        Assert.That(server.LastSession!.DisconnectReason, Is.EqualTo(DisconnectReason.HandshakeFailed));
+        Assert.That(((SslSession)server.LastSession.Session).HandshakeException, Is.InstanceOf<ArgumentException>(), "the selector's exception is kept");
+
+        Assert.That(await HandshakeAsync(server, context, null, SslProtocols.Tls13, "no SNI after the failure"), Is.EqualTo(SslTestTransport.ServerCertificate.Thumbprint));
+    }
+
+    [Test]
     public void ADroppedCertificateDoesNotKeepItsContextAlive()
     {
         var context = new SslContext(SslProtocols.Tls13, SslTestTransport.ServerCertificate);
