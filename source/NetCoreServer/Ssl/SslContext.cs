@@ -1,9 +1,11 @@
 using System;
 using System.Collections.Generic;
 using System.Net.Security;
+using System.Runtime.CompilerServices;
 using System.Security.Authentication;
 using System.Security.Cryptography.X509Certificates;
 using System.Threading;
+using System.Threading.Tasks;
 
 namespace NetCoreServer;
 
@@ -107,36 +109,63 @@ public class SslContext
     /// <summary>Check certificate revocation during validation (default false: it needs network access).</summary>
     public bool CheckCertificateRevocation { get; set; }
 
-    // The certificate context of the server certificate last handed out, with the certificate it was built for.
-    private ServerCertificateEntry? _serverCertificate;
+    // One certificate context per server certificate handed out (the fallback and every certificate the SNI selector
+    // returned), held no longer than the certificate itself: a replaced or dropped certificate takes its context with it.
+    private readonly ConditionalWeakTable<X509Certificate2, SslStreamCertificateContext> _serverContexts = new();
+    private int _serverContextsBuilt;
 
-    private sealed record ServerCertificateEntry(X509Certificate Certificate, SslStreamCertificateContext Context);
+    /// <summary>How many server certificate contexts this context has built (one per certificate object, however many handshakes).</summary>
+    internal int ServerCertificateContextsBuilt => Volatile.Read(ref _serverContextsBuilt);
 
     /// <summary>
     /// The context every handshake presents <paramref name="certificate"/> with, built once and reused while the certificate
-    /// stays the same object (a new one after <see cref="Certificate"/> is replaced). Building it builds the certificate's
-    /// chain and, on Linux, the native TLS context (which also keeps the server's session tickets): work SslStream would
-    /// otherwise redo for every handshake given only the certificate. Null for a certificate without its private key, which
-    /// SslStream itself looks up in the certificate stores.
+    /// object lives (a new one after <see cref="Certificate"/> is replaced by another object). Building it builds the
+    /// certificate's chain and, on Linux, the native TLS context (which also keeps the server's session tickets): work
+    /// SslStream would otherwise redo for every handshake given only the certificate. Null for a certificate without its
+    /// private key, which SslStream itself looks up in the certificate stores.
     /// </summary>
     internal SslStreamCertificateContext? ServerCertificateContext(X509Certificate? certificate)
     {
         if (certificate is not X509Certificate2 { HasPrivateKey: true } withKey)
             return null;
-        var entry = Volatile.Read(ref _serverCertificate);
-        if (entry != null && ReferenceEquals(entry.Certificate, certificate))
-            return entry.Context;
-        // Two first handshakes at once may both build one; the last stored is kept, and both work.
-        entry = new ServerCertificateEntry(certificate, SslStreamCertificateContext.Create(withKey, additionalCertificates: null));
-        Volatile.Write(ref _serverCertificate, entry);
-        return entry.Context;
+        if (_serverContexts.TryGetValue(withKey, out var context))
+            return context;
+        // Two first handshakes at once may both build one; the first stored is kept for both.
+        context = SslStreamCertificateContext.Create(withKey, additionalCertificates: null);
+        Interlocked.Increment(ref _serverContextsBuilt);
+        return _serverContexts.GetValue(withKey, _ => context);
     }
 
-    /// <summary>The server's options for one handshake; <paramref name="rejected"/> runs when this side rejects the client's certificate.</summary>
-    internal SslServerAuthenticationOptions CreateServerOptions(Action rejected)
+    /// <summary>
+    /// Runs the server's handshake on <paramref name="ssl"/>. With <see cref="ServerCertificateSelector"/> the certificate
+    /// is chosen once the client's hello names the host, and presented through its reused context like the fixed one.
+    /// </summary>
+    internal Task AuthenticateAsServerAsync(SslStream ssl, Action rejected, CancellationToken cancellationToken)
     {
-        var fallback = Certificate ?? (Certificates is { Count: > 0 } ? Certificates[0] : null);
-        var selector = ServerCertificateSelector;
+        var options = CreateServerOptions(rejected, out var selector, out var fallback);
+        if (selector == null)
+            return ssl.AuthenticateAsServerAsync(options, cancellationToken);
+        var choice = new SniChoice(this, options, selector, fallback);
+        return ssl.AuthenticateAsServerAsync(
+            static (_, hello, state, _) => new ValueTask<SslServerAuthenticationOptions>(((SniChoice)state!).For(hello.ServerName)),
+            choice,
+            cancellationToken);
+    }
+
+    /// <summary>
+    /// The server's options for one handshake; <paramref name="rejected"/> runs when this side rejects the client's
+    /// certificate. With a selector the certificate is left out: <see cref="AuthenticateAsServerAsync"/> chooses it per host.
+    /// </summary>
+    internal SslServerAuthenticationOptions CreateServerOptions(Action rejected) => CreateServerOptions(rejected, out _, out _);
+
+    /// <summary>
+    /// The options read from this context when a handshake starts: with the certificate set when there is no selector,
+    /// without it (left to <see cref="SniChoice"/>) when there is one.
+    /// </summary>
+    private SslServerAuthenticationOptions CreateServerOptions(Action rejected, out Func<string?, X509Certificate?>? selector, out X509Certificate? fallback)
+    {
+        fallback = Certificate ?? (Certificates is { Count: > 0 } ? Certificates[0] : null);
+        selector = ServerCertificateSelector;
         var options = new SslServerAuthenticationOptions
         {
             EnabledSslProtocols = Protocols,
@@ -149,13 +178,32 @@ public class SslContext
                 : null,
             ApplicationProtocols = ApplicationProtocols is { Count: > 0 } ? new List<SslApplicationProtocol>(ApplicationProtocols) : null,
         };
-        if (selector != null)
-            options.ServerCertificateSelectionCallback = (_, host) => selector(host) ?? fallback!;
-        else if (ServerCertificateContext(fallback) is { } context)
+        if (selector == null)
+            Present(options, fallback);
+        return options;
+    }
+
+    /// <summary>Sets the certificate the server presents: through its reused context, or as it is when it has no private key.</summary>
+    private void Present(SslServerAuthenticationOptions options, X509Certificate? certificate)
+    {
+        if (ServerCertificateContext(certificate) is { } context)
             options.ServerCertificateContext = context;
         else
-            options.ServerCertificate = fallback;
-        return options;
+            options.ServerCertificate = certificate;
+    }
+
+    /// <summary>One handshake's SNI choice: the selector's certificate for the host the client named, else the fallback.</summary>
+    private sealed class SniChoice(SslContext owner, SslServerAuthenticationOptions options, Func<string?, X509Certificate?> selector, X509Certificate? fallback)
+    {
+        /// <summary>
+        /// The options with the certificate for <paramref name="serverName"/>, which is null when the client sent no name
+        /// (the platform reports that as an empty name).
+        /// </summary>
+        internal SslServerAuthenticationOptions For(string? serverName)
+        {
+            owner.Present(options, selector(string.IsNullOrEmpty(serverName) ? null : serverName) ?? fallback);
+            return options;
+        }
     }
 
     /// <summary>The client's options for one handshake; <paramref name="rejected"/> runs when this side rejects the server's certificate.</summary>

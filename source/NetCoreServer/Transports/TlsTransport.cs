@@ -86,6 +86,13 @@ internal sealed class TlsTransport : IStreamTransport, ITlsInfo
             HandshakeException = exception;
             return Volatile.Read(ref _closed) != 0 ? SocketError.OperationAborted : SocketError.ConnectionAborted;
         }
+        catch (Exception exception)
+        {
+            // This side cannot take part: no server certificate to present (NotSupportedException from the platform),
+            // or the user's certificate selector threw. The session fails its handshake instead of hanging open.
+            HandshakeException = exception;
+            return SocketError.Fault;
+        }
         finally
         {
             EndHandshake();

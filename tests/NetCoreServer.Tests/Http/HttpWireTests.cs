@@ -1,4 +1,5 @@
 using System;
+using System.Diagnostics;
 using System.IO;
 using System.Linq;
 using System.Net;
@@ -107,6 +108,54 @@ public sealed class HttpWireTests
             await slow.SendAsync(Encoding.ASCII.GetBytes("GET /fixed HTTP/1.1\r\nHo"));
             Assert.That(await ReadToEnd(slow), Does.StartWith("HTTP/1.1 408 "), "a head that never completes is answered 408");
         }
+    }
+
+    [Test]
+    public async Task EachAnswerRestartsTheIdleClockAndABegunHeadRunsOnItsShorterClock()
+    {
+        using (var server = _transport.Start(new CacheApi(), out var port, options => options.KeepAliveTimeout = TimeSpan.FromMilliseconds(1000)))
+        using (var socket = await Connect(port))
+        {
+            // Five requests 300 ms apart: longer than the idle timeout in all, but never idle that long at once.
+            for (var i = 0; i < 5; i++)
+            {
+                await Task.Delay(300);
+                await socket.SendAsync(Encoding.ASCII.GetBytes("GET /fixed HTTP/1.1\r\nHost: x\r\n\r\n"));
+                Assert.That(await ReadFixedAnswer(socket), Does.StartWith("HTTP/1.1 200 "), $"request {i} answered on the same connection");
+            }
+            Assert.That(await ReadToEnd(socket), Is.Empty, "then, silent, it is closed without an answer");
+        }
+
+        // The idle clock (30 s) already runs when a head begins: the head's clock (300 ms) still ends it, well before.
+        using (var server = _transport.Start(new CacheApi(), out var port, options =>
+        {
+            options.KeepAliveTimeout = TimeSpan.FromSeconds(30);
+            options.HeaderTimeout = TimeSpan.FromMilliseconds(300);
+        }))
+        using (var socket = await Connect(port))
+        {
+            await socket.SendAsync(Encoding.ASCII.GetBytes("GET /fixed HTTP/1.1\r\nHost: x\r\n\r\n"));
+            Assert.That(await ReadFixedAnswer(socket), Does.StartWith("HTTP/1.1 200 "));
+            await socket.SendAsync(Encoding.ASCII.GetBytes("GET /fixed HTTP/1.1\r\nHo"));
+            var started = Stopwatch.StartNew();
+            Assert.That(await ReadToEnd(socket), Does.StartWith("HTTP/1.1 408 "), "a head that never completes is answered 408");
+            Assert.That(started.Elapsed, Is.LessThan(TimeSpan.FromSeconds(15)), "by the head's clock, not the idle one");
+        }
+    }
+
+    /// <summary>Reads one answer to GET /fixed (its body ends it), bounded by the default wait.</summary>
+    private static async Task<string> ReadFixedAnswer(Socket socket)
+    {
+        var received = new StringBuilder();
+        var buffer = new byte[4096];
+        for (var reads = 0; reads < 100 && !received.ToString().EndsWith("Hello, World!", StringComparison.Ordinal); reads++)
+        {
+            var n = await Wait.For(socket.ReceiveAsync(buffer.AsMemory()).AsTask(), "an answer to GET /fixed");
+            if (n == 0)
+                break;
+            received.Append(Encoding.ASCII.GetString(buffer, 0, n));
+        }
+        return received.ToString();
     }
 
     [Test]
