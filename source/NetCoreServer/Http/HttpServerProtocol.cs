@@ -59,15 +59,6 @@ internal sealed class HttpServerProtocol : IStreamProtocol
     // One entry per request read and not answered yet, in order: how to answer it.
     private readonly Queue<Answer> _awaiting = new();
     private readonly Timer _timer;
-
-    // The clock, in Environment.TickCount64 milliseconds: when the connection times out (NoDeadline: no clock runs), and
-    // when the timer is set to fire (NoDeadline: not set). A request disarms and its answer re-arms the clock by writing
-    // _deadline alone; the timer fires at _due at the latest and then closes or sets itself for the current deadline.
-    // Invariant under _lock: while a deadline is set, _due <= _deadline.
-    private const long NoDeadline = long.MaxValue;
-    private const long MaxTimerMilliseconds = uint.MaxValue - 1;
-    private long _deadline = NoDeadline;
-    private long _due = NoDeadline;
     private bool _closing;
     private bool _headStarted;
 
@@ -83,7 +74,7 @@ internal sealed class HttpServerProtocol : IStreamProtocol
         _session = session;
         _request = request;
         _reader = new HttpRequestReader(request, session.Options.Limits);
-        _timer = new Timer(static s => ((HttpServerProtocol)s!).OnTimer(), this, Timeout.Infinite, Timeout.Infinite);
+        _timer = new Timer(static s => ((HttpServerProtocol)s!).OnTimeout(), this, Timeout.Infinite, Timeout.Infinite);
     }
 
     private readonly record struct Answer(bool HeadOnly, bool Close);
@@ -350,67 +341,45 @@ internal sealed class HttpServerProtocol : IStreamProtocol
         _session.Disconnect();
     }
 
-    /// <summary>
-    /// Starts the clock: the connection closes once <paramref name="timeout"/> passes without <see cref="Disarm"/> or
-    /// another Arm. Only the deadline is written; the timer is moved only when it would fire too late for it.
-    /// </summary>
     private void Arm(TimeSpan timeout)
     {
         lock (_lock)
         {
             if (_closing)
                 return;
-            var now = Environment.TickCount64;
-            _deadline = now + (long)timeout.TotalMilliseconds;
-            if (_deadline < _due)
-                ScheduleLocked(now);
+            try
+            {
+                _timer.Change(timeout, Timeout.InfiniteTimeSpan);
+            }
+            catch (ObjectDisposedException)
+            {
+                // Stopped meanwhile.
+            }
         }
     }
 
-    /// <summary>Stops the clock. The timer keeps its time and, if it fires, finds no deadline and stays idle.</summary>
     private void Disarm()
     {
         lock (_lock)
-            _deadline = NoDeadline;
-    }
-
-    /// <summary>Sets the timer to fire at the deadline. Timer.Change takes a process-wide lock: this runs once per clock period, not per request.</summary>
-    private void ScheduleLocked(long now)
-    {
-        _due = _deadline;
-        try
         {
-            // A deadline beyond what a timer takes (about 49 days) is reached in steps: the timer fires and sets itself again.
-            _timer.Change(Math.Clamp(_deadline - now, 1, MaxTimerMilliseconds), Timeout.Infinite);
-        }
-        catch (ObjectDisposedException)
-        {
-            // Stopped meanwhile.
+            try
+            {
+                _timer.Change(Timeout.Infinite, Timeout.Infinite);
+            }
+            catch (ObjectDisposedException)
+            {
+                // Stopped meanwhile.
+            }
         }
     }
 
-    /// <summary>
-    /// The timer fired: if the deadline passed, close (answering 408 to a head begun and not finished); otherwise set the
-    /// timer again for the deadline as it is now, or leave it idle when no clock runs.
-    /// </summary>
-    private void OnTimer()
+    private void OnTimeout()
     {
         bool partialHead;
         lock (_lock)
         {
             if (_closing)
                 return;
-            var now = Environment.TickCount64;
-            if (_deadline == NoDeadline)
-            {
-                _due = NoDeadline;
-                return;
-            }
-            if (_deadline > now)
-            {
-                ScheduleLocked(now);
-                return;
-            }
             _closing = true;
             partialHead = _headStarted;
         }
