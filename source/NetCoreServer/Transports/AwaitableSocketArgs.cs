@@ -50,21 +50,6 @@ internal sealed class AwaitableSocketArgs : SocketAsyncEventArgs, IValueTaskSour
         return Run(socket, static (s, e) => s.SendAsync(e));
     }
 
-    /// <summary>True when the last datagram receive filled the buffer and the kernel dropped the datagram's tail.</summary>
-    public bool Truncated => (SocketFlags & SocketFlags.Truncated) != 0;
-
-    /// <summary>
-    /// Receives one datagram. <see cref="SocketAsyncEventArgs.RemoteEndPoint"/> must already hold an endpoint of the
-    /// socket's family; it is deliberately left as the last sender between calls, because the runtime then reuses
-    /// that object when the next datagram comes from the same peer instead of allocating a new one.
-    /// </summary>
-    public ValueTask<IoResult> ReceiveFromAsync(Socket socket, Memory<byte> buffer)
-    {
-        _core.Reset();
-        SetBuffer(buffer);
-        return Run(socket, static (s, e) => s.ReceiveFromAsync(e));
-    }
-
     /// <summary>Sends one datagram to <paramref name="target"/>.</summary>
     public ValueTask<IoResult> SendToAsync(Socket socket, EndPoint target, ReadOnlyMemory<byte> datagram)
     {

@@ -14,7 +14,6 @@ internal sealed partial class DatagramEngine
     private const int ErrorsBeforeBackoff = 16;
     private static readonly TimeSpan s_errorBackoff = TimeSpan.FromMilliseconds(100);
 
-    private readonly NetCoreServer.Transports.AwaitableSocketArgs _receiveArgs = new();
     private readonly ReceiveGate _receiveGate = new();
 
     /// <summary>NetCoreServer's ReceiveAsync: asks for the next datagram (see <see cref="ReceiveGate.Request"/>).</summary>
@@ -48,11 +47,16 @@ internal sealed partial class DatagramEngine
     /// <summary>
     /// The one receive loop of this socket (unless it has a receive thread, see DatagramEngine.Thread.cs). A pending
     /// receive returns to the I/O thread; a receive that completes synchronously (a burst already queued in the kernel)
-    /// just goes round the loop again, so no burst can grow the stack. Parked, it holds no buffer.
+    /// just goes round the loop again, so no burst can grow the stack. Parked, it holds no buffer. The sender comes as
+    /// an address the runtime fills in place, and <see cref="SenderEndpoints"/> turns it into the endpoint handed out,
+    /// so datagrams from peers already seen allocate nothing (the runtime's own endpoint receive reuses only the last
+    /// sender's endpoint).
     /// </summary>
     private async Task ReceiveLoopAsync()
     {
         byte[]? buffer = null;
+        var address = new SocketAddress(Socket.AddressFamily);
+        var senders = new SenderEndpoints(AnyEndpoint(Socket.AddressFamily));
         try
         {
             while (true)
@@ -61,7 +65,7 @@ internal sealed partial class DatagramEngine
                 if (_closed)
                     return;
                 var size = _options.EffectiveReceiveBufferSize;
-                buffer = ArrayPool<byte>.Shared.Rent(size);
+                buffer = ArrayPool<byte>.Shared.Rent(size + 1);
                 var failures = 0;
                 var step = ReceiveStep.Next;
                 while (step != ReceiveStep.Park)
@@ -70,8 +74,20 @@ internal sealed partial class DatagramEngine
                         return;
                     if (step == ReceiveStep.Backoff)
                         await Task.Delay(s_errorBackoff).ConfigureAwait(false);
-                    var result = await _receiveArgs.ReceiveFromAsync(Socket, buffer.AsMemory(0, size)).ConfigureAwait(false);
-                    step = AfterReceive(result, _receiveArgs.Truncated, _receiveArgs.RemoteEndPoint, buffer, ref failures);
+                    IoResult result;
+                    try
+                    {
+                        result = new IoResult(await Socket.ReceiveFromAsync(buffer.AsMemory(0, size + 1), SocketFlags.None, address).ConfigureAwait(false), SocketError.Success);
+                    }
+                    catch (SocketException e)
+                    {
+                        result = IoResult.Failed(e.SocketErrorCode);
+                    }
+                    catch (ObjectDisposedException)
+                    {
+                        result = IoResult.Failed(SocketError.OperationAborted);
+                    }
+                    step = AfterReceive(result, size, address, senders, buffer, ref failures);
                 }
                 ArrayPool<byte>.Shared.Return(buffer);
                 buffer = null;
@@ -80,8 +96,6 @@ internal sealed partial class DatagramEngine
         finally
         {
             _receiveGate.Stop();
-            _receiveArgs.ClearBuffers();
-            _receiveArgs.Dispose();
             if (buffer != null)
                 ArrayPool<byte>.Shared.Return(buffer);
         }
@@ -106,14 +120,17 @@ internal sealed partial class DatagramEngine
     /// <summary>
     /// Handles what one receive brought, for both kinds of loop: an oversized datagram (truncated by the kernel) is
     /// dropped and reported, an error reported when worth it (a teardown error ends the loop), a datagram delivered.
+    /// Each loop asks for one byte more than the limit, so a longer datagram is told apart from one of exactly the limit.
     /// </summary>
     /// <param name="result">The receive's outcome.</param>
-    /// <param name="truncated">The kernel kept only the head of a longer datagram.</param>
-    /// <param name="sender">Who sent it (read only when the receive succeeded).</param>
+    /// <param name="size">The limit: a datagram longer than this was truncated by the kernel.</param>
+    /// <param name="address">Who sent it, as the receive filled it in (read only when the receive succeeded).</param>
+    /// <param name="senders">The loop's endpoints by sender.</param>
     /// <param name="buffer">The datagram, from offset 0.</param>
     /// <param name="failures">Failed receives in a row, kept by the loop.</param>
-    private ReceiveStep AfterReceive(IoResult result, bool truncated, EndPoint? sender, byte[] buffer, ref int failures)
+    private ReceiveStep AfterReceive(IoResult result, int size, SocketAddress address, SenderEndpoints senders, byte[] buffer, ref int failures)
     {
+        var truncated = result.Bytes > size;
         if (_closed)
             return ReceiveStep.End;
         if (result.Error == SocketError.MessageSize || (result.Succeeded && truncated))
@@ -134,7 +151,7 @@ internal sealed partial class DatagramEngine
         Interlocked.Increment(ref _datagramsReceived);
         Interlocked.Add(ref _bytesReceived, result.Bytes);
         _receiveGate.Deliver();
-        RaiseReceived(sender!, buffer, result.Bytes);
+        RaiseReceived(senders.EndpointOf(address), buffer, result.Bytes);
         if (_closed)
             return ReceiveStep.End;
         return KeepReceiving() ? ReceiveStep.Next : ReceiveStep.Park;

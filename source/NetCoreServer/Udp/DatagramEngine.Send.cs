@@ -14,6 +14,8 @@ internal sealed partial class DatagramEngine
     private readonly object _sendLock = new();
     private readonly Queue<OutgoingDatagram> _sendQueue = new();
     private readonly NetCoreServer.Transports.AwaitableSocketArgs _sendArgs = new();
+    // The send loop's serialized targets (made in the constructor; the send loop alone uses them).
+    private readonly TargetAddresses _targets;
     private readonly LoopSignal _sendSignal = new();
     private long _bytesPending;
     private long _bytesSending;
@@ -130,10 +132,30 @@ internal sealed partial class DatagramEngine
                 }
 
                 // With a receive thread the socket stays out of the runtime's engine: the send blocks (only while the
-                // kernel's send buffer is full).
-                var result = _threaded
-                    ? SendToBlocking(next.Target, next.Buffer.AsSpan(0, next.Length), _targets!.AddressOf(next.Target))
-                    : await _sendArgs.SendToAsync(Socket, next.Target, next.Buffer.AsMemory(0, next.Length)).ConfigureAwait(false);
+                // kernel's send buffer is full). Otherwise a target already serialized goes out without serializing it
+                // again; any other (a host name, another address family) through the args, which resolve it.
+                var datagram = next.Buffer.AsMemory(0, next.Length);
+                var address = _targets.AddressOf(next.Target);
+                IoResult result;
+                if (_threaded)
+                    result = SendToBlocking(next.Target, datagram.Span, address);
+                else if (address == null)
+                    result = await _sendArgs.SendToAsync(Socket, next.Target, datagram).ConfigureAwait(false);
+                else
+                {
+                    try
+                    {
+                        result = new IoResult(await Socket.SendToAsync(datagram, SocketFlags.None, address).ConfigureAwait(false), SocketError.Success);
+                    }
+                    catch (SocketException e)
+                    {
+                        result = IoResult.Failed(e.SocketErrorCode);
+                    }
+                    catch (ObjectDisposedException)
+                    {
+                        result = IoResult.Failed(SocketError.OperationAborted);
+                    }
+                }
                 ArrayPool<byte>.Shared.Return(next.Buffer);
                 lock (_sendLock)
                 {

@@ -19,8 +19,6 @@ internal sealed partial class DatagramEngine
     // Read when the engine is made: the socket is served by the runtime's engine or by its own thread, never both.
     private readonly bool _threaded;
 
-    // With a receive thread: the send loop's serialized targets.
-    private readonly TargetAddresses? _targets;
 
     /// <summary>Starts the receive thread; the task completes when its loop has ended.</summary>
     private Task StartReceiveThread()
@@ -42,8 +40,7 @@ internal sealed partial class DatagramEngine
 
     /// <summary>
     /// The receive loop on its own thread: parks (one-shot mode, nothing requested) in a blocking wait, otherwise
-    /// blocks in the kernel until a datagram comes. Closing the socket wakes it. One byte more than the limit is asked
-    /// for, so a longer datagram is told apart from one of exactly the limit (the kernel keeps only the head of it).
+    /// blocks in the kernel until a datagram comes. Closing the socket wakes it.
     /// </summary>
     private void ReceiveThreadLoop(TaskCompletionSource done)
     {
@@ -68,10 +65,7 @@ internal sealed partial class DatagramEngine
                         return;
                     if (step == ReceiveStep.Backoff)
                         Thread.Sleep(s_errorBackoff);
-                    var result = ReceiveFromBlocking(buffer.AsSpan(0, size + 1), address);
-                    var truncated = result.Bytes > size;
-                    var sender = result.Succeeded && !truncated ? senders.EndpointOf(address) : null;
-                    step = AfterReceive(result, truncated, sender, buffer, ref failures);
+                    step = AfterReceive(ReceiveFromBlocking(buffer.AsSpan(0, size + 1), address), size, address, senders, buffer, ref failures);
                 }
                 ArrayPool<byte>.Shared.Return(buffer);
                 buffer = null;
@@ -85,7 +79,6 @@ internal sealed partial class DatagramEngine
         finally
         {
             _receiveGate.Stop();
-            _receiveArgs.Dispose();
             if (buffer != null)
                 ArrayPool<byte>.Shared.Return(buffer);
             done.TrySetResult();

@@ -50,9 +50,7 @@ internal sealed partial class DatagramEngine
         _host = host;
         _options = options;
         _threaded = options.ReceiveThread;
-        if (_threaded)
-            _targets = new TargetAddresses(socket.AddressFamily);
-        _receiveArgs.RemoteEndPoint = AnyEndpoint(socket.AddressFamily);
+        _targets = new TargetAddresses(socket.AddressFamily);
     }
 
     public Socket Socket { get; }
