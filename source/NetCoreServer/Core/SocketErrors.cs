@@ -1,3 +1,4 @@
+using System;
 using System.Net.Sockets;
 
 namespace NetCoreServer.Core;
@@ -13,4 +14,23 @@ internal static class SocketErrors
         => error is SocketError.ConnectionAborted or SocketError.ConnectionRefused or SocketError.ConnectionReset
             or SocketError.OperationAborted or SocketError.Shutdown or SocketError.NotConnected
             or SocketError.NotSocket or SocketError.Interrupted or SocketError.Disconnecting;
+
+    /// <summary>
+    /// The error a socket call's exception stands for, so callers can return errors as values: a
+    /// <see cref="SocketException"/>'s own code, <see cref="SocketError.OperationAborted"/> for a closed socket
+    /// (<see cref="ObjectDisposedException"/>), <see cref="SocketError.AddressFamilyNotSupported"/> for a target of the
+    /// wrong address family (<see cref="ArgumentException"/>: IPv6 on an IPv4 socket, or IPv4 without dual mode). False
+    /// for any other exception, which is a bug and is left to propagate.
+    /// </summary>
+    public static bool FromException(Exception exception, out SocketError error)
+    {
+        error = exception switch
+        {
+            SocketException socket => socket.SocketErrorCode,
+            ObjectDisposedException => SocketError.OperationAborted,
+            ArgumentException => SocketError.AddressFamilyNotSupported,
+            _ => SocketError.Success,
+        };
+        return error != SocketError.Success;
+    }
 }

@@ -127,23 +127,13 @@ internal sealed class AwaitableSocketArgs : SocketAsyncEventArgs, IValueTaskSour
         {
             return start(socket, args);
         }
-        catch (ObjectDisposedException)
-        {
-            failure = SocketError.OperationAborted;
-        }
-        catch (SocketException e)
-        {
-            failure = e.SocketErrorCode;
-        }
         catch (InvalidOperationException)
         {
             // The socket was closed between the state check and the call.
             failure = SocketError.OperationAborted;
         }
-        catch (ArgumentException)
+        catch (Exception exception) when (SocketErrors.FromException(exception, out failure))
         {
-            // A datagram target of the wrong address family (IPv6 on an IPv4 socket, or IPv4 without dual mode).
-            failure = SocketError.AddressFamilyNotSupported;
         }
         return false;
     }

@@ -79,13 +79,9 @@ internal sealed partial class DatagramEngine
                     {
                         result = new IoResult(await Socket.ReceiveFromAsync(buffer.AsMemory(0, size + 1), SocketFlags.None, address).ConfigureAwait(false), SocketError.Success);
                     }
-                    catch (SocketException e)
+                    catch (Exception exception) when (SocketErrors.FromException(exception, out var error))
                     {
-                        result = IoResult.Failed(e.SocketErrorCode);
-                    }
-                    catch (ObjectDisposedException)
-                    {
-                        result = IoResult.Failed(SocketError.OperationAborted);
+                        result = IoResult.Failed(error);
                     }
                     step = AfterReceive(result, size, address, senders, buffer, ref failures);
                 }

@@ -147,13 +147,9 @@ internal sealed partial class DatagramEngine
                     {
                         result = new IoResult(await Socket.SendToAsync(datagram, SocketFlags.None, address).ConfigureAwait(false), SocketError.Success);
                     }
-                    catch (SocketException e)
+                    catch (Exception exception) when (SocketErrors.FromException(exception, out var error))
                     {
-                        result = IoResult.Failed(e.SocketErrorCode);
-                    }
-                    catch (ObjectDisposedException)
-                    {
-                        result = IoResult.Failed(SocketError.OperationAborted);
+                        result = IoResult.Failed(error);
                     }
                 }
                 ArrayPool<byte>.Shared.Return(next.Buffer);

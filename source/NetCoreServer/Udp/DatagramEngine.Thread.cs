@@ -19,7 +19,6 @@ internal sealed partial class DatagramEngine
     // Read when the engine is made: the socket is served by the runtime's engine or by its own thread, never both.
     private readonly bool _threaded;
 
-
     /// <summary>Starts the receive thread; the task completes when its loop has ended.</summary>
     private Task StartReceiveThread()
     {
@@ -92,13 +91,9 @@ internal sealed partial class DatagramEngine
         {
             return new IoResult(Socket.ReceiveFrom(buffer, SocketFlags.None, address), SocketError.Success);
         }
-        catch (SocketException e)
+        catch (Exception exception) when (SocketErrors.FromException(exception, out var error))
         {
-            return IoResult.Failed(e.SocketErrorCode);
-        }
-        catch (ObjectDisposedException)
-        {
-            return IoResult.Failed(SocketError.OperationAborted);
+            return IoResult.Failed(error);
         }
     }
 
@@ -113,17 +108,9 @@ internal sealed partial class DatagramEngine
             var sent = address != null ? Socket.SendTo(datagram, SocketFlags.None, address) : Socket.SendTo(datagram, SocketFlags.None, target);
             return new IoResult(sent, SocketError.Success);
         }
-        catch (SocketException e)
+        catch (Exception exception) when (SocketErrors.FromException(exception, out var error))
         {
-            return IoResult.Failed(e.SocketErrorCode);
-        }
-        catch (ObjectDisposedException)
-        {
-            return IoResult.Failed(SocketError.OperationAborted);
-        }
-        catch (ArgumentException)
-        {
-            return IoResult.Failed(SocketError.AddressFamilyNotSupported);
+            return IoResult.Failed(error);
         }
     }
 }
