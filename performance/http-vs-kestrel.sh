@@ -3,6 +3,7 @@
 #
 #   performance/http-vs-kestrel.sh                  # 3 rounds, 10 s per run
 #   ROUNDS=5 SECONDS_PER_RUN=5 performance/http-vs-kestrel.sh
+#   INLINE=1 performance/http-vs-kestrel.sh        # both servers with inline socket completions (see below)
 #
 # Builds performance/EchoServer (ours, --protocol http|https) and performance/KestrelServer (the baseline: a minimal-API
 # app on Kestrel, HTTP/1.1, logging off, same GC mode, same development certificate) in Release. Both serve the same two
@@ -17,6 +18,10 @@
 # read, never one absolute figure. A run with non-2xx answers, socket errors or no answer at all is flagged, and the
 # script then exits 1.
 #
+# INLINE=1 starts both servers with --inline-completions: the runtime's DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS=1
+# for both processes (socket completions run on the socket engine threads, not handed to the thread pool), and for
+# Kestrel also its socket transport's UnsafePreferInlineScheduling, so that it too goes on with the request on that
+# thread. The default (INLINE=0) leaves both servers on the runtime's defaults.
 # Environment: ROUNDS (3), SECONDS_PER_RUN (10), WARMUP_SECONDS (2), CONNECTIONS (100), MESSAGE_SIZE (32, the TRACE
 # body), HTTP_BENCH_OUT (artifacts/http-vs-kestrel: wrk outputs, server logs, results.tsv).
 # Needs the .NET SDK (with the ASP.NET Core shared framework, part of the SDK) and wrk (apt package wrk).
@@ -28,6 +33,7 @@ SECONDS_PER_RUN="${SECONDS_PER_RUN:-10}"
 WARMUP_SECONDS="${WARMUP_SECONDS:-2}"
 CONNECTIONS="${CONNECTIONS:-100}"
 MESSAGE_SIZE="${MESSAGE_SIZE:-32}"
+INLINE="${INLINE:-0}"
 OUT="${HTTP_BENCH_OUT:-$ROOT/artifacts/http-vs-kestrel}"
 ADDRESS=127.0.0.1
 
@@ -44,6 +50,14 @@ for setting in ROUNDS SECONDS_PER_RUN CONNECTIONS MESSAGE_SIZE; do
         exit 2
     fi
 done
+if ! [[ "$INLINE" =~ ^[01]$ ]]; then
+    echo "http-vs-kestrel.sh: INLINE must be 0 or 1, not '$INLINE'" >&2
+    exit 2
+fi
+SERVER_ARGS=()
+if (( INLINE )); then
+    SERVER_ARGS=(--inline-completions)
+fi
 if ! [[ "$WARMUP_SECONDS" =~ ^[0-9]+$ ]]; then
     echo "http-vs-kestrel.sh: WARMUP_SECONDS must be a whole number, not '$WARMUP_SECONDS'" >&2
     exit 2
@@ -76,8 +90,8 @@ start_server() {
     local log="$1" server="$2" scheme="$3"
     : > "$log"
     case "$server" in
-        ours) dotnet "$(dll EchoServer)" --protocol "$scheme" -a "$ADDRESS" -p 0 --lifetime "$SERVER_LIFETIME" >> "$log" 2>&1 & ;;
-        kestrel) dotnet "$(dll KestrelServer)" 0 "$scheme" --address "$ADDRESS" --lifetime "$SERVER_LIFETIME" >> "$log" 2>&1 & ;;
+        ours) dotnet "$(dll EchoServer)" --protocol "$scheme" -a "$ADDRESS" -p 0 --lifetime "$SERVER_LIFETIME" "${SERVER_ARGS[@]}" >> "$log" 2>&1 & ;;
+        kestrel) dotnet "$(dll KestrelServer)" 0 "$scheme" --address "$ADDRESS" --lifetime "$SERVER_LIFETIME" "${SERVER_ARGS[@]}" >> "$log" 2>&1 & ;;
     esac
     server_pid=$!
     wait_listening "$log" "$server ($scheme)"
@@ -136,7 +150,9 @@ echo "Building the servers (Release)..."
 build_projects EchoServer KestrelServer
 
 CASES=(fixed/http fixed/https trace/http trace/https)
-echo "Running: $ROUNDS rounds; per case ours then Kestrel, each on a fresh server: ${WARMUP_SECONDS} s warm-up, then wrk -t1 -c$CONNECTIONS -d${SECONDS_PER_RUN}s"
+mode="runtime defaults"
+(( INLINE )) && mode="inline socket completions (INLINE=1)"
+echo "Running: $ROUNDS rounds, $mode; per case ours then Kestrel, each on a fresh server: ${WARMUP_SECONDS} s warm-up, then wrk -t1 -c$CONNECTIONS -d${SECONDS_PER_RUN}s"
 load_average before
 for round in $(seq 1 "$ROUNDS"); do
     for case in "${CASES[@]}"; do

@@ -5,14 +5,15 @@ using System.Net;
 namespace NetCoreServer.Performance.KestrelServer;
 
 /// <summary>
-/// The command line: <c>PORT [http|https] [--address A] [--lifetime SECONDS] [--cert FILE] [--password P]</c>. PORT 0
-/// picks a free one, printed in the "listening" line; the address defaults to 127.0.0.1; the lifetime (default 0,
-/// none) stops the server by itself, a safety net for scripts and tests; the certificate defaults to the one our
-/// benchmarks serve (see <see cref="Common.DevelopmentTls"/>).
+/// The command line: <c>PORT [http|https] [--address A] [--lifetime SECONDS] [--cert FILE] [--password P]
+/// [--inline-completions]</c>. PORT 0 picks a free one, printed in the "listening" line; the address defaults to
+/// 127.0.0.1; the lifetime (default 0, none) stops the server by itself, a safety net for scripts and tests; the
+/// certificate defaults to the one our benchmarks serve (see <see cref="Common.DevelopmentTls"/>);
+/// <c>--inline-completions</c> is the counterpart of our servers' option of that name (see <see cref="InlineCompletions"/>).
 /// </summary>
 internal sealed class KestrelOptions
 {
-    public const string Usage = "usage: KestrelServer PORT [http|https] [--address 127.0.0.1] [--lifetime SECONDS] [--cert FILE] [--password qwerty]";
+    public const string Usage = "usage: KestrelServer PORT [http|https] [--address 127.0.0.1] [--lifetime SECONDS] [--cert FILE] [--password qwerty] [--inline-completions]";
 
     public int Port { get; private set; }
 
@@ -26,6 +27,14 @@ internal sealed class KestrelOptions
 
     public string Password { get; private set; } = Common.DevelopmentTls.DefaultPassword;
 
+    /// <summary>
+    /// Runs socket completions on the runtime's socket engine threads (the runtime's
+    /// <c>DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS=1</c>, as our servers' <c>--inline-completions</c> sets) and lets
+    /// Kestrel go on with the request on that thread too (its socket transport's <c>UnsafePreferInlineScheduling</c>),
+    /// so that a comparison in that mode does not leave Kestrel one thread hand-off per read behind.
+    /// </summary>
+    public bool InlineCompletions { get; private set; }
+
     public string Scheme => Https ? "https" : "http";
 
     /// <summary>The options, or null with <paramref name="error"/> saying what is wrong.</summary>
@@ -36,7 +45,11 @@ internal sealed class KestrelOptions
         for (var i = 0; i < args.Length; i++)
         {
             var argument = args[i];
-            if (argument.StartsWith("--", StringComparison.Ordinal))
+            if (argument == "--inline-completions")
+            {
+                options.InlineCompletions = true;
+            }
+            else if (argument.StartsWith("--", StringComparison.Ordinal))
             {
                 if (i + 1 == args.Length)
                 {

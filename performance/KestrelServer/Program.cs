@@ -43,6 +43,10 @@ internal static class Program
             return 2;
         }
 
+        // Read once, when the runtime's socket engine starts: must be set before this process's first socket.
+        if (options.InlineCompletions)
+            Environment.SetEnvironmentVariable("DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS", "1");
+
         WebApplication app;
         try
         {
@@ -58,7 +62,8 @@ internal static class Program
         await using (app)
         {
             var bound = app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()?.Addresses.FirstOrDefault() ?? "";
-            Console.WriteLine($"Kestrel server ({options.Scheme}) listening on {new Uri(bound).Authority}");
+            var inline = options.InlineCompletions ? ", inline socket completions and scheduling" : "";
+            Console.WriteLine($"Kestrel server ({options.Scheme}{inline}) listening on {new Uri(bound).Authority}");
 
             using var lifetime = new CancellationTokenSource();
             if (options.Lifetime > 0)
@@ -84,6 +89,8 @@ internal static class Program
         if (options.Https)
             builder.WebHost.UseKestrelHttpsConfiguration();
         var certificate = options.Https ? DevelopmentTls.LoadServerCertificate(options.Certificate, options.Password) : null;
+        if (options.InlineCompletions)
+            builder.WebHost.UseSockets(sockets => sockets.UnsafePreferInlineScheduling = true);
         builder.WebHost.ConfigureKestrel(kestrel =>
         {
             kestrel.AddServerHeader = false;

@@ -45,9 +45,10 @@ internal sealed partial class DatagramEngine
     }
 
     /// <summary>
-    /// The one receive loop of this socket (unless it has a receive thread, see DatagramEngine.Thread.cs). A pending
-    /// receive returns to the I/O thread; a receive that completes synchronously (a burst already queued in the kernel)
-    /// just goes round the loop again, so no burst can grow the stack. Parked, it holds no buffer. The sender comes as
+    /// The one receive loop of this socket, in both modes. Served by the runtime's socket engine, a pending receive
+    /// returns to the I/O thread, and a receive that completes synchronously (a burst already queued in the kernel) just
+    /// goes round the loop again, so no burst can grow the stack. With a receive thread (DatagramEngine.Thread.cs) every
+    /// wait blocks that thread instead and the loop never leaves it. Parked, it holds no buffer. The sender comes as
     /// an address the runtime fills in place, and <see cref="SenderEndpoints"/> turns it into the endpoint handed out,
     /// so datagrams from peers already seen allocate nothing (the runtime's own endpoint receive reuses only the last
     /// sender's endpoint).
@@ -61,7 +62,11 @@ internal sealed partial class DatagramEngine
         {
             while (true)
             {
-                await _receiveGate.WaitAsync().ConfigureAwait(false);
+                // With a receive thread: a request that wakes the gate completes this wait, it does not run the loop.
+                if (_threaded)
+                    _receiveGate.WaitAsync().AsTask().Wait();
+                else
+                    await _receiveGate.WaitAsync().ConfigureAwait(false);
                 if (_closed)
                     return;
                 var size = _options.EffectiveReceiveBufferSize;
@@ -73,15 +78,27 @@ internal sealed partial class DatagramEngine
                     if (step == ReceiveStep.End)
                         return;
                     if (step == ReceiveStep.Backoff)
-                        await Task.Delay(s_errorBackoff).ConfigureAwait(false);
-                    IoResult result;
-                    try
                     {
-                        result = new IoResult(await Socket.ReceiveFromAsync(buffer.AsMemory(0, size + 1), SocketFlags.None, address).ConfigureAwait(false), SocketError.Success);
+                        if (_threaded)
+                            Thread.Sleep(s_errorBackoff);
+                        else
+                            await Task.Delay(s_errorBackoff).ConfigureAwait(false);
                     }
-                    catch (Exception exception) when (SocketErrors.FromException(exception, out var error))
+                    IoResult result;
+                    if (_threaded)
                     {
-                        result = IoResult.Failed(error);
+                        result = ReceiveFromBlocking(buffer.AsSpan(0, size + 1), address);
+                    }
+                    else
+                    {
+                        try
+                        {
+                            result = new IoResult(await Socket.ReceiveFromAsync(buffer.AsMemory(0, size + 1), SocketFlags.None, address).ConfigureAwait(false), SocketError.Success);
+                        }
+                        catch (Exception exception) when (SocketErrors.FromException(exception, out var error))
+                        {
+                            result = IoResult.Failed(error);
+                        }
                     }
                     step = AfterReceive(result, size, address, senders, buffer, ref failures);
                 }

@@ -19,14 +19,26 @@ internal sealed partial class DatagramEngine
     // Read when the engine is made: the socket is served by the runtime's engine or by its own thread, never both.
     private readonly bool _threaded;
 
-    /// <summary>Starts the receive thread; the task completes when its loop has ended.</summary>
+    /// <summary>
+    /// Starts the receive thread, which runs <see cref="ReceiveLoopAsync"/>: in this mode every wait in it blocks, so the
+    /// loop never leaves the thread and its task has completed when the thread ends. The returned task completes then.
+    /// </summary>
     private Task StartReceiveThread()
     {
         var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         var thread = new Thread(static state =>
         {
             var (engine, done) = ((DatagramEngine, TaskCompletionSource))state!;
-            engine.ReceiveThreadLoop(done);
+            try
+            {
+                engine.ReceiveLoopAsync().GetAwaiter().GetResult();
+                done.TrySetResult();
+            }
+            catch (Exception exception)
+            {
+                // A fault in the engine's own code (hooks cannot throw into it): the loop ends, as the async one would.
+                done.TrySetException(exception);
+            }
         })
         {
             IsBackground = true,
@@ -35,53 +47,6 @@ internal sealed partial class DatagramEngine
         // The thread outlives the caller: it does not take the caller's execution context.
         thread.UnsafeStart((this, done));
         return done.Task;
-    }
-
-    /// <summary>
-    /// The receive loop on its own thread: parks (one-shot mode, nothing requested) in a blocking wait, otherwise
-    /// blocks in the kernel until a datagram comes. Closing the socket wakes it.
-    /// </summary>
-    private void ReceiveThreadLoop(TaskCompletionSource done)
-    {
-        byte[]? buffer = null;
-        var address = new SocketAddress(Socket.AddressFamily);
-        var senders = new SenderEndpoints(AnyEndpoint(Socket.AddressFamily));
-        try
-        {
-            while (true)
-            {
-                // A request that wakes the gate completes this wait; it does not run the loop on its own thread.
-                _receiveGate.WaitAsync().AsTask().Wait();
-                if (_closed)
-                    return;
-                var size = _options.EffectiveReceiveBufferSize;
-                buffer = ArrayPool<byte>.Shared.Rent(size + 1);
-                var failures = 0;
-                var step = ReceiveStep.Next;
-                while (step != ReceiveStep.Park)
-                {
-                    if (step == ReceiveStep.End)
-                        return;
-                    if (step == ReceiveStep.Backoff)
-                        Thread.Sleep(s_errorBackoff);
-                    step = AfterReceive(ReceiveFromBlocking(buffer.AsSpan(0, size + 1), address), size, address, senders, buffer, ref failures);
-                }
-                ArrayPool<byte>.Shared.Return(buffer);
-                buffer = null;
-            }
-        }
-        catch (Exception exception)
-        {
-            // A fault in the engine's own code (hooks cannot throw into it): the loop ends, as the async one would.
-            done.TrySetException(exception);
-        }
-        finally
-        {
-            _receiveGate.Stop();
-            if (buffer != null)
-                ArrayPool<byte>.Shared.Return(buffer);
-            done.TrySetResult();
-        }
     }
 
     /// <summary>One blocking receive; errors as values (a closed socket as <see cref="SocketError.OperationAborted"/>).</summary>
