@@ -4,6 +4,7 @@
 #   performance/http-vs-kestrel.sh                  # 3 rounds, 10 s per run
 #   ROUNDS=5 SECONDS_PER_RUN=5 performance/http-vs-kestrel.sh
 #   INLINE=1 performance/http-vs-kestrel.sh        # both servers with inline socket completions (see below)
+#   INLINE=1 SOCKET_THREADS=1 performance/http-vs-kestrel.sh   # ... and one socket engine thread each
 #
 # Builds performance/EchoServer (ours, --protocol http|https) and performance/KestrelServer (the baseline: a minimal-API
 # app on Kestrel, HTTP/1.1, logging off, same GC mode, same development certificate) in Release. Both serve the same two
@@ -21,7 +22,9 @@
 # INLINE=1 starts both servers with --inline-completions: the runtime's DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS=1
 # for both processes (socket completions run on the socket engine threads, not handed to the thread pool), and for
 # Kestrel also its socket transport's UnsafePreferInlineScheduling, so that it too goes on with the request on that
-# thread. The default (INLINE=0) leaves both servers on the runtime's defaults.
+# thread. The default (INLINE=0) leaves both servers on the runtime's defaults. SOCKET_THREADS=N (default: unset, the
+# runtime's choice) sets the runtime's DOTNET_SYSTEM_NET_SOCKETS_THREAD_COUNT=N for both servers: its socket engine
+# threads, which with inline completions are the threads that serve the requests.
 # Environment: ROUNDS (3), SECONDS_PER_RUN (10), WARMUP_SECONDS (2), CONNECTIONS (100), MESSAGE_SIZE (32, the TRACE
 # body), HTTP_BENCH_OUT (artifacts/http-vs-kestrel: wrk outputs, server logs, results.tsv).
 # Needs the .NET SDK (with the ASP.NET Core shared framework, part of the SDK) and wrk (apt package wrk).
@@ -34,6 +37,7 @@ WARMUP_SECONDS="${WARMUP_SECONDS:-2}"
 CONNECTIONS="${CONNECTIONS:-100}"
 MESSAGE_SIZE="${MESSAGE_SIZE:-32}"
 INLINE="${INLINE:-0}"
+SOCKET_THREADS="${SOCKET_THREADS:-}"
 OUT="${HTTP_BENCH_OUT:-$ROOT/artifacts/http-vs-kestrel}"
 ADDRESS=127.0.0.1
 
@@ -53,6 +57,13 @@ done
 if ! [[ "$INLINE" =~ ^[01]$ ]]; then
     echo "http-vs-kestrel.sh: INLINE must be 0 or 1, not '$INLINE'" >&2
     exit 2
+fi
+if [[ -n "$SOCKET_THREADS" ]]; then
+    if ! [[ "$SOCKET_THREADS" =~ ^[1-9][0-9]*$ ]]; then
+        echo "http-vs-kestrel.sh: SOCKET_THREADS must be a positive whole number, not '$SOCKET_THREADS'" >&2
+        exit 2
+    fi
+    export DOTNET_SYSTEM_NET_SOCKETS_THREAD_COUNT="$SOCKET_THREADS"
 fi
 SERVER_ARGS=()
 if (( INLINE )); then
@@ -152,6 +163,7 @@ build_projects EchoServer KestrelServer
 CASES=(fixed/http fixed/https trace/http trace/https)
 mode="runtime defaults"
 (( INLINE )) && mode="inline socket completions (INLINE=1)"
+[[ -n "$SOCKET_THREADS" ]] && mode="$mode, $SOCKET_THREADS socket engine thread(s)"
 echo "Running: $ROUNDS rounds, $mode; per case ours then Kestrel, each on a fresh server: ${WARMUP_SECONDS} s warm-up, then wrk -t1 -c$CONNECTIONS -d${SECONDS_PER_RUN}s"
 load_average before
 for round in $(seq 1 "$ROUNDS"); do

@@ -15,6 +15,9 @@ public static class ServerHost
     /// <summary>The runtime's switch for running socket completions on its socket engine threads (see <see cref="ServerOptions.InlineCompletions"/>).</summary>
     public const string InlineCompletionsVariable = "DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS";
 
+    /// <summary>The runtime's count of socket engine threads (see <see cref="ServerOptions.SocketThreads"/>).</summary>
+    public const string SocketThreadsVariable = "DOTNET_SYSTEM_NET_SOCKETS_THREAD_COUNT";
+
     /// <summary>Runs the program; returns its exit code (0 after a clean stop, 1 when the server failed, 2 for a bad command line).</summary>
     /// <param name="args">The command line.</param>
     /// <param name="title">What the server is, e.g. "Echo server"; starts the "listening" line.</param>
@@ -32,6 +35,8 @@ public static class ServerHost
         // Read once, when the runtime's socket engine starts: must be set before this process's first socket.
         if (options.InlineCompletions)
             Environment.SetEnvironmentVariable(InlineCompletionsVariable, "1");
+        if (options.SocketThreads > 0)
+            Environment.SetEnvironmentVariable(SocketThreadsVariable, options.SocketThreads.ToString(System.Globalization.CultureInfo.InvariantCulture));
 
         // Registered before the start, so that a SIGTERM sent during the start still ends in a clean stop.
         using var signal = new ShutdownSignal();
@@ -73,6 +78,8 @@ public static class ServerHost
             }
 
             var inline = Environment.GetEnvironmentVariable(InlineCompletionsVariable) == "1" ? ", inline socket completions" : "";
+            if (Environment.GetEnvironmentVariable(SocketThreadsVariable) is { Length: > 0 } threads)
+                inline += $", {threads} socket engine thread(s)";
             Console.WriteLine($"{title} ({options.Protocol.ToLowerInvariant()}{inline}) listening on {server.ListeningOn}");
             if (options.Stats)
                 Console.WriteLine(ProcessStats.Line());

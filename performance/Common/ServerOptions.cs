@@ -42,6 +42,15 @@ public class ServerOptions : EndpointOptions
     public bool InlineCompletions { get; set; }
 
     /// <summary>
+    /// How many socket engine threads the runtime runs (<c>--socket-threads</c>; default 0, the runtime's choice: one, or
+    /// one per core with inline completions), by setting <c>DOTNET_SYSTEM_NET_SOCKETS_THREAD_COUNT</c> for this process
+    /// before its first socket. With inline completions these threads run the hooks, so 1 makes a single-threaded
+    /// server, like a C epoll server with one loop (see the README).
+    /// </summary>
+    [Option("socket-threads", Default = 0, HelpText = "Socket engine threads of the runtime (DOTNET_SYSTEM_NET_SOCKETS_THREAD_COUNT); 0 leaves the runtime's choice (with --inline-completions, one per core).")]
+    public int SocketThreads { get; set; }
+
+    /// <summary>
     /// udp: serves the socket from a thread of its own with blocking calls (<c>--receive-thread</c>, the library's
     /// <c>OptionReceiveThread</c>; default off) instead of through the runtime's socket engine.
     /// </summary>
@@ -53,6 +62,8 @@ public class ServerOptions : EndpointOptions
     {
         if (Lifetime < 0)
             return $"the lifetime (--lifetime) must not be negative, not {Lifetime}";
+        if (SocketThreads is < 0 or > 1024)
+            return $"the socket engine threads (--socket-threads) must be 0 to 1024, not {SocketThreads}";
         if (Certificate is not null && string.IsNullOrWhiteSpace(Certificate))
             return "the certificate path (--cert) must not be empty";
         return base.Validate();
