@@ -13,6 +13,12 @@ internal sealed record ProtocolEntry(string Name, ProtocolTraits Traits, int Ech
     /// <summary>Options only our echo server gets (a variant's); the baselines and clients run as for <see cref="Transport"/>.</summary>
     public string[] ServerOptions { get; init; } = [];
 
+    /// <summary>
+    /// Options every .NET server of the row group gets, ours and the raw baseline alike: runtime settings such as the
+    /// inline socket completions, so that both sides run the same way and only the servers differ.
+    /// </summary>
+    public string[] RuntimeOptions { get; init; } = [];
+
     /// <summary>True when every trait in <paramref name="traits"/> is set.</summary>
     public bool Has(ProtocolTraits traits) => (Traits & traits) == traits;
 

@@ -21,11 +21,17 @@ internal static class ProtocolTable
         new("udp", Echo | Multicast | RawEcho | MulticastNeedsNamespace, 10),
         // The same, our server with OptionReceiveThread (a socket served by a thread of its own).
         new("udp-thread", Echo | RawEcho, 10) { Transport = "udp", ServerOptions = ["--receive-thread"] },
+        // tcp and uds echo with the runtime's inline socket completions on one socket engine thread (the README's
+        // "Inline socket completions"), for ours and the raw server alike: a single-threaded server, as the C reference is.
+        new("tcp-inline", Echo | RawEcho | CEcho | CLoad, 1000) { Transport = "tcp", RuntimeOptions = Inline },
+        new("uds-inline", Echo | RawEcho | CEcho | CLoad, 1000) { Transport = "uds", RuntimeOptions = Inline },
         new("http", Echo, 100),
         new("https", Echo, 100),
         new("ws", Echo | Multicast, 1000),
         new("wss", Echo | Multicast, 1000),
     ];
+
+    private static string[] Inline => ["--inline-completions", "--socket-threads", "1"];
 
     /// <summary>The entry named <paramref name="name"/>, or null.</summary>
     public static ProtocolEntry? Find(string name) => All.FirstOrDefault(entry => entry.Name == name);

@@ -101,6 +101,7 @@ internal sealed class ScenarioRunner(Layout layout, CPeers peers, int seconds)
         var program = scenario.Server == Contender.Raw ? "RawEchoServer" : multicast ? "MulticastServer" : "EchoServer";
         List<string> arguments = [layout.Program(program), "--protocol", protocol.Transport, .. endpoint.DotnetArguments,
             "--lifetime", Lifetime.ToString(), "--stats"];
+        arguments.AddRange(protocol.RuntimeOptions);
         if (scenario.Server == Contender.Ours)
             arguments.AddRange(protocol.ServerOptions);
         // The client counts messages as bytes divided by its -s, so the server must send that size.

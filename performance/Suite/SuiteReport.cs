@@ -71,5 +71,7 @@ internal sealed class SuiteReport
         + "and disconnecting included) per message. Server CPU s: user and system time of the server process while the load "
         + "ran. vs baseline: msg/s against the C epoll reference of the same row group when it ran, else the raw .NET "
         + "Socket server, with the same load client, minutes apart. udp multicast runs in a private network namespace. "
-        + "udp-thread: udp with our server's OptionReceiveThread (the socket served by a thread of its own).";
+        + "udp-thread: udp with our server's OptionReceiveThread (the socket served by a thread of its own). "
+        + "tcp-inline, uds-inline: both .NET servers with the runtime's inline socket completions on one socket engine thread "
+        + "(--inline-completions --socket-threads 1).";
 }
