@@ -25,8 +25,8 @@
 # thread. The default (INLINE=0) leaves both servers on the runtime's defaults. SOCKET_THREADS=N (default: unset, the
 # runtime's choice) sets the runtime's DOTNET_SYSTEM_NET_SOCKETS_THREAD_COUNT=N for both servers: its socket engine
 # threads, which with inline completions are the threads that serve the requests.
-# Environment: ROUNDS (3), SECONDS_PER_RUN (10), WARMUP_SECONDS (2), CONNECTIONS (100), MESSAGE_SIZE (32, the TRACE
-# body), HTTP_BENCH_OUT (artifacts/http-vs-kestrel: wrk outputs, server logs, results.tsv).
+# Environment: CASES (all four: "fixed/http fixed/https trace/http trace/https"), ROUNDS (3), SECONDS_PER_RUN (10),
+# WARMUP_SECONDS (2), CONNECTIONS (100), MESSAGE_SIZE (32, the TRACE body), HTTP_BENCH_OUT (artifacts/http-vs-kestrel: wrk outputs, server logs, results.tsv).
 # Needs the .NET SDK (with the ASP.NET Core shared framework, part of the SDK) and wrk (apt package wrk).
 set -euo pipefail
 
@@ -160,7 +160,13 @@ measure() {
 echo "Building the servers (Release)..."
 build_projects EchoServer KestrelServer
 
-CASES=(fixed/http fixed/https trace/http trace/https)
+read -r -a CASES <<< "${CASES:-fixed/http fixed/https trace/http trace/https}"
+for case in "${CASES[@]}"; do
+    if ! [[ "$case" =~ ^(fixed|trace)/(http|https)$ ]]; then
+        echo "http-vs-kestrel.sh: CASES takes fixed/http, fixed/https, trace/http and trace/https, not '$case'" >&2
+        exit 2
+    fi
+done
 mode="runtime defaults"
 (( INLINE )) && mode="inline socket completions (INLINE=1)"
 [[ -n "$SOCKET_THREADS" ]] && mode="$mode, $SOCKET_THREADS socket engine thread(s)"
