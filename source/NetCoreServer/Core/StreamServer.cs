@@ -210,7 +210,7 @@ public abstract partial class StreamServer<TSession> : StreamServer, IDisposable
                 await Task.Delay(s_acceptRetryDelay).ConfigureAwait(false);
                 continue;
             }
-            Accept(listener, socket)?.StartAccepted();
+            Accept(listener, socket)?.StartAccepted(_multicastLog);
         }
     }
 
@@ -247,7 +247,6 @@ public abstract partial class StreamServer<TSession> : StreamServer, IDisposable
             try
             {
                 var engine = session.Accept(socket, address);
-                engine.UseMulticastLog(_multicastLog);
                 RegisterSession(session);
                 return engine;
             }

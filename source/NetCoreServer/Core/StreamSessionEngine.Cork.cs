@@ -60,9 +60,9 @@ internal sealed partial class StreamSessionEngine
     /// </summary>
     private bool StartHeldLocked()
     {
-        if (_sendRunning || !_ready || _closed || QueueEmpty)
+        if (SendRunning || !Ready || Closed || QueueEmpty)
             return false;
-        _sendRunning = true;
+        SendRunning = true;
         return true;
     }
 
@@ -79,10 +79,10 @@ internal sealed partial class StreamSessionEngine
     private long CorkLimitLocked()
     {
         long cork = CorkBytes;
-        var limit = _options.SendBufferLimit;
+        var limit = Options.SendBufferLimit;
         if (limit > 0)
             cork = Math.Min(cork, limit / 2);
-        var high = _options.SendHighWatermark;
+        var high = Options.SendHighWatermark;
         if (high > 0)
             cork = Math.Min(cork, high);
         return cork;
