@@ -37,15 +37,19 @@ public abstract class StreamSession : StreamConnection
     /// <summary>Completes after OnDisconnected has run.</summary>
     internal Task Completion => Engine?.Completion ?? Task.CompletedTask;
 
-    /// <summary>The remote address this session is counted under by its server's per-address cap (null for Unix sockets).</summary>
-    internal System.Net.IPAddress? AdmittedAddress { get; private set; }
+    /// <summary>
+    /// The remote endpoint this session is counted under by its server's per-address cap (null for Unix sockets): kept by
+    /// the transport (a plain socket's in a slot its receive args leave unused) rather than by a field here.
+    /// </summary>
+    internal System.Net.EndPoint? AdmittedEndPoint => Engine?.Transport.AdmittedEndPoint;
 
     /// <summary>Takes an accepted socket: applies the server's socket options and makes the engine (no hooks yet; see <see cref="StreamSessionEngine.StartAccepted"/>).</summary>
-    internal StreamSessionEngine Accept(Socket socket, System.Net.IPAddress? address)
+    internal StreamSessionEngine Accept(Socket socket, System.Net.EndPoint? admitted)
     {
-        AdmittedAddress = address;
         _owner.ConfigureAccepted(socket);
-        return CreateEngine(CreateTransport(socket));
+        var transport = CreateTransport(socket);
+        transport.AdmittedEndPoint = admitted;
+        return CreateEngine(transport);
     }
 
     /// <summary>The transport for an accepted socket: plain sockets by default, TLS for secure sessions.</summary>

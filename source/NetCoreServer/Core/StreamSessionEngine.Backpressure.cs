@@ -92,7 +92,7 @@ internal sealed partial class StreamSessionEngine
                     return;
                 WritabilityDirty = false;
                 writable = !Unwritable;
-                if (writable == ReportedWritable || _state != (int)SessionState.Connected)
+                if (writable == ReportedWritable || State != SessionState.Connected)
                     return;
                 ReportedWritable = writable;
                 Notifying = true;

@@ -7,7 +7,7 @@ using System.Threading.Tasks;
 namespace NetCoreServer.Core;
 
 /// <summary>
-/// The engine's compact state: its two dozen yes/no facts as bits of one int, and what few connections need (a waited-for
+/// The engine's compact state: its two dozen yes/no facts, its state and the disconnect reason as bits of one int, and what few connections need (a waited-for
 /// completion, a disconnect timer, a paused read, send waiters, the idle clock) in one side object made on first need.
 /// Measured over 10,000 idle TCP sessions, the engine was 192 B with a field for each; an idle connection is what most
 /// of a server's connections are, and this is what it holds.
@@ -50,7 +50,14 @@ internal sealed partial class StreamSessionEngine
         // Two bits: the Phase of OnDisconnecting.
         PhaseShift = 21,
         PhaseMask = 3 << PhaseShift,
+        // Two bits: the SessionState.
+        StateShift = 23,
+        // Five bits: the DisconnectReason.
+        ReasonShift = 25,
     }
+
+    private const int StateBits = 3;
+    private const int ReasonBits = 31;
 
     /// <summary>The side state, made on first use; under the lock.</summary>
     private SideState Side
@@ -128,14 +135,21 @@ internal sealed partial class StreamSessionEngine
     // Read without the lock by WakeForLog's first look.
     private bool SendRunning { get => Has(Flag.SendRunning); set => Set(Flag.SendRunning, value); }
 
+    private void SetStateLocked(SessionState state) => SetBits((int)Flag.StateShift, StateBits, (int)state);
+
+    private void SetReasonLocked(DisconnectReason reason) => SetBits((int)Flag.ReasonShift, ReasonBits, (int)reason);
+
+    private void SetBits(int shift, int mask, int value)
+    {
+        Debug.Assert(Monitor.IsEntered(this), "flags are written under the engine's lock");
+        Debug.Assert((value & ~mask) == 0, "the value fits its bits");
+        Volatile.Write(ref _flags, (_flags & ~(mask << shift)) | (value << shift));
+    }
+
     private Phase DisconnectingPhase
     {
         get => (Phase)((Volatile.Read(ref _flags) & (int)Flag.PhaseMask) >> (int)Flag.PhaseShift);
-        set
-        {
-            Debug.Assert(Monitor.IsEntered(this), "flags are written under the engine's lock");
-            Volatile.Write(ref _flags, (_flags & ~(int)Flag.PhaseMask) | ((int)value << (int)Flag.PhaseShift));
-        }
+        set => SetBits((int)Flag.PhaseShift, 3, (int)value);
     }
 
     /// <summary>What few connections need; guarded by the engine's lock unless stated.</summary>

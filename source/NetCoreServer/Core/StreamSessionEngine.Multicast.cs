@@ -24,7 +24,7 @@ internal sealed partial class StreamSessionEngine
         {
             lock (this)
             {
-                if (_state != (int)SessionState.Connected || LogAttached)
+                if (State != SessionState.Connected || LogAttached)
                     return;
                 _logChunk = log.Join(out _logCursor);
                 LogAttached = true;

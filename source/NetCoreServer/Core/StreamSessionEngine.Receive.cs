@@ -212,14 +212,14 @@ internal sealed partial class StreamSessionEngine : IReceiveCompletion
     /// </summary>
     private int Deliver(byte[] buffer, int total)
     {
-        Cork();
+        var previous = Cork();
         try
         {
             return DeliverCorked(buffer, total);
         }
         finally
         {
-            Uncork();
+            Uncork(previous);
         }
     }
 
@@ -249,7 +249,7 @@ internal sealed partial class StreamSessionEngine : IReceiveCompletion
     {
         lock (this)
         {
-            if (ReceiveRunning || !Ready || _state != (int)SessionState.Connected || buffer.IsEmpty)
+            if (ReceiveRunning || !Ready || State != SessionState.Connected || buffer.IsEmpty)
                 return IoResult.Failed(SocketError.Success);
         }
         var result = _transport.Receive(buffer);

@@ -284,7 +284,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
             }
             // Decided here and counted until the hook returns: with the sender role given up, a disconnect could
             // otherwise finish, OnDisconnected included, between the check and OnEmpty.
-            empty = !closed && _state == (int)SessionState.Connected;
+            empty = !closed && State == SessionState.Connected;
             if (empty)
                 _emptyRaising++;
         }

@@ -33,13 +33,13 @@ internal sealed partial class StreamSessionEngine
 
     private readonly IStreamTransport _transport;
     private readonly IStreamSessionHost _host;
-    // Bytes and shorts rather than ints: with the flags (see StreamSessionEngine.Flags.cs) they fill one 8-byte slot.
-    private volatile byte _state;
-    private byte _reason;
-    private short _holds = 1;
+    // Bytes rather than ints (with the flags, see StreamSessionEngine.Flags.cs, the counters fill one 8-byte slot). At
+    // most two holds: the constructor's and one connect-phase hook's at a time.
+    private byte _holds = 1;
     // The receive loop's parks minus its unparks: its completion may unpark it before the thread that started the
     // receive has parked it, so the count dips below zero for a moment instead of leaving a running loop marked parked.
-    private short _receiveParks;
+    // Between -1 and 2: one pending receive or one paused wait.
+    private sbyte _receiveParks;
 
     public StreamSessionEngine(IStreamTransport transport, IStreamSessionHost host)
     {
@@ -64,12 +64,12 @@ internal sealed partial class StreamSessionEngine
         Send = 2,
     }
 
-    public SessionState State => (SessionState)_state;
+    public SessionState State => (SessionState)((Volatile.Read(ref _flags) >> (int)Flag.StateShift) & StateBits);
 
     public bool IsConnected => State == SessionState.Connected;
 
     /// <summary>Why the connection ended (the first reason recorded).</summary>
-    public DisconnectReason Reason => (DisconnectReason)Volatile.Read(ref _reason);
+    public DisconnectReason Reason => (DisconnectReason)((Volatile.Read(ref _flags) >> (int)Flag.ReasonShift) & ReasonBits);
 
     /// <summary>Completes after <see cref="IStreamSessionHost.EngineDisconnected"/> has returned.</summary>
     public Task Completion
@@ -123,8 +123,8 @@ internal sealed partial class StreamSessionEngine
             RunHook(HookKind.Other, 0, static (e, _) => e._host.EngineConnecting());
         lock (this)
         {
-            if (_state == (int)SessionState.Connecting)
-                _state = (int)SessionState.Connected;
+            if (State == SessionState.Connecting)
+                SetStateLocked(SessionState.Connected);
         }
         AttachLog(log);
         RunHook(HookKind.Other, 0, static (e, _) => e._host.EngineConnected());
@@ -169,7 +169,7 @@ internal sealed partial class StreamSessionEngine
     {
         lock (this)
         {
-            if (_state != (int)SessionState.Connecting)
+            if (State != SessionState.Connecting)
                 return false;
             HooksStarted = true;
             return true;
@@ -181,7 +181,7 @@ internal sealed partial class StreamSessionEngine
     {
         lock (this)
         {
-            if (_state >= (int)SessionState.Disconnecting)
+            if (State >= SessionState.Disconnecting)
                 return false;
             _holds++;
             return true;
@@ -194,7 +194,7 @@ internal sealed partial class StreamSessionEngine
         lock (this)
         {
             _holds--;
-            raise = _holds == 0 && _state >= (int)SessionState.Disconnecting && DisconnectingPhase == Phase.NotRaised;
+            raise = _holds == 0 && State >= SessionState.Disconnecting && DisconnectingPhase == Phase.NotRaised;
             if (raise)
                 DisconnectingPhase = Phase.Raising;
         }
@@ -252,11 +252,11 @@ internal sealed partial class StreamSessionEngine
         bool raise;
         lock (this)
         {
-            if (_state >= (int)SessionState.Disconnecting)
+            if (State >= SessionState.Disconnecting)
                 return false;
-            _state = (int)SessionState.Disconnecting;
+            SetStateLocked(SessionState.Disconnecting);
             DetachLogLocked();
-            Volatile.Write(ref _reason, (byte)reason);
+            SetReasonLocked(reason);
             Graceful = graceful;
             Linger = linger;
             raise = _holds == 0;
@@ -327,8 +327,8 @@ internal sealed partial class StreamSessionEngine
     {
         lock (this)
         {
-            if ((SendRunning || !QueueEmpty) && _reason == (byte)DisconnectReason.Local)
-                Volatile.Write(ref _reason, (byte)DisconnectReason.Timeout);
+            if ((SendRunning || !QueueEmpty) && Reason == DisconnectReason.Local)
+                SetReasonLocked(DisconnectReason.Timeout);
         }
         CloseTransport();
     }
@@ -370,7 +370,7 @@ internal sealed partial class StreamSessionEngine
             if (finish)
             {
                 Finished = true;
-                _state = (int)SessionState.Disconnected;
+                SetStateLocked(SessionState.Disconnected);
             }
             dispose = Finished && !TransportDisposed && !ReceiveRunning && !SendRunning;
             if (dispose)

@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Net;
 using System.Net.Sockets;
 using System.Threading;
 using System.Threading.Tasks;
@@ -17,8 +18,10 @@ namespace NetCoreServer.Transports;
 /// it (measured over 10,000 idle TCP sessions: 72 B less per session than a transport holding an awaitable args).
 /// Its own state lives in slots the base class already has and a receive leaves alone: the socket in
 /// <see cref="SocketAsyncEventArgs.AcceptSocket"/> (only an accept reads or writes it), the pending receive's completion
-/// in <see cref="SocketAsyncEventArgs.UserToken"/>; a call on the closed socket fails as an aborted one (see
-/// <see cref="AwaitableSocketArgs.Start"/>) without a flag of its own. Over 10,000 idle sessions that is 24 B less each.
+/// in <see cref="SocketAsyncEventArgs.UserToken"/>, the admitted endpoint in <see cref="SocketAsyncEventArgs.RemoteEndPoint"/>
+/// (which only datagram and connect calls use); a call on the closed socket fails as an aborted one (see
+/// <see cref="AwaitableSocketArgs.Start"/>) without a flag of its own. Over 10,000 idle sessions that is 24 B less each,
+/// and the session 8 B less for the endpoint it no longer keeps.
 /// </remarks>
 internal sealed class SocketTransport : SocketAsyncEventArgs, IStreamTransport
 {
@@ -36,6 +39,12 @@ internal sealed class SocketTransport : SocketAsyncEventArgs, IStreamTransport
     public Socket Socket => AcceptSocket!;
 
     public ITlsInfo? Tls => null;
+
+    EndPoint? IStreamTransport.AdmittedEndPoint
+    {
+        get => RemoteEndPoint;
+        set => RemoteEndPoint = value;
+    }
 
     public ValueTask<SocketError> HandshakeAsync() => new(SocketError.Success);
 

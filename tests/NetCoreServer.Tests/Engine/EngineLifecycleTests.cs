@@ -165,6 +165,8 @@ public sealed class EngineLifecycleTests
 
         public ITlsInfo? Tls => null;
 
+        public System.Net.EndPoint? AdmittedEndPoint { get; set; }
+
         public void CompleteSend() => _complete.Set();
 
         public ValueTask<SocketError> HandshakeAsync() => new(SocketError.Success);
@@ -207,6 +209,8 @@ public sealed class EngineLifecycleTests
         public long SentAfterShutdown => Interlocked.Read(ref _afterShutdown);
 
         public ITlsInfo? Tls => null;
+
+        public System.Net.EndPoint? AdmittedEndPoint { get; set; }
 
         public ValueTask<SocketError> HandshakeAsync() => new(SocketError.Success);
 
@@ -258,6 +262,8 @@ public sealed class EngineLifecycleTests
         public Task Disposed => _disposed.Task;
 
         public ITlsInfo? Tls => tls ? this : null;
+
+        public System.Net.EndPoint? AdmittedEndPoint { get; set; }
 
         public bool IsHandshaked => false;
 
