@@ -12,19 +12,21 @@ namespace NetCoreServer;
 /// </summary>
 public abstract class StreamSession : StreamConnection
 {
-    private readonly StreamServer _owner;
-
     private protected StreamSession(StreamServer owner)
     {
-        _owner = owner;
-        ShareLimits(owner.SessionLimits());
+        var limits = owner.SessionLimits();
+        System.Diagnostics.Debug.Assert(limits.Owner == owner, "a server's session options name it");
+        ShareLimits(limits);
     }
 
     /// <summary>The connected socket (set when the session connects).</summary>
     public Socket Socket => Engine?.Transport.Socket!;
 
-    /// <summary>The server that accepted this session (the transports' sessions expose it typed as <c>Server</c>).</summary>
-    private protected StreamServer Owner => _owner;
+    /// <summary>
+    /// The server that accepted this session (the transports' sessions expose it typed as <c>Server</c>), named by the
+    /// options the session started from (its server's shared ones, or its own copy of them).
+    /// </summary>
+    private protected StreamServer Owner => Limits.Owner!;
 
     /// <summary>
     /// Starts a graceful disconnect and returns at once: new sends are refused, data already accepted is delivered
@@ -46,7 +48,7 @@ public abstract class StreamSession : StreamConnection
     /// <summary>Takes an accepted socket: applies the server's socket options and makes the engine (no hooks yet; see <see cref="StreamSessionEngine.StartAccepted"/>).</summary>
     internal StreamSessionEngine Accept(Socket socket, System.Net.EndPoint? admitted)
     {
-        _owner.ConfigureAccepted(socket);
+        Owner.ConfigureAccepted(socket);
         var transport = CreateTransport(socket);
         transport.AdmittedEndPoint = admitted;
         return CreateEngine(transport);
@@ -86,28 +88,28 @@ public abstract class StreamSession : StreamConnection
     private protected override void NotifyConnecting()
     {
         OnConnecting();
-        _owner.RaiseConnecting(this);
+        Owner.RaiseConnecting(this);
     }
 
     private protected override void NotifyConnected()
     {
         OnConnected();
-        _owner.RaiseConnected(this);
+        Owner.RaiseConnected(this);
     }
 
     private protected override void NotifyDisconnecting()
     {
         OnDisconnecting();
-        _owner.RaiseDisconnecting(this);
+        Owner.RaiseDisconnecting(this);
     }
 
     private protected override void NotifyDisconnected()
     {
         OnDisconnected();
-        _owner.RaiseDisconnected(this);
+        Owner.RaiseDisconnected(this);
     }
 
-    private protected override void NotifyReleased() => _owner.Unregister(this);
+    private protected override void NotifyReleased() => Owner.Unregister(this);
 
-    private protected override void NotifyCounted(long received, long sent) => _owner.Count(received, sent);
+    private protected override void NotifyCounted(long received, long sent) => Owner.Count(received, sent);
 }
