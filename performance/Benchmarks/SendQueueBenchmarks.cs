@@ -32,7 +32,7 @@ public class SendQueueBenchmarks
     public void Setup()
     {
         _message = Enumerable.Range(0, Size).Select(i => (byte)(i % 251)).ToArray();
-        _chunk = new LogChunk(0, 1);
+        _chunk = new LogChunk(new MulticastLog(), 0, 1);
         for (var i = 0; i < Messages; i++)
             _message.CopyTo(_chunk.Array.AsSpan(i * Size));
         var expected = Enumerable.Range(0, Messages).SelectMany(_ => _message).ToArray();

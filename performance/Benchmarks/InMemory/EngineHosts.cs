@@ -14,13 +14,14 @@ internal abstract class BenchmarkHost : IStreamSessionHost
     /// <summary>Makes this host's engine over <paramref name="transport"/> and starts it connected (and receiving, unless told not to).</summary>
     public StreamSessionEngine Start(IStreamTransport transport, MulticastLog? log = null, bool receive = true)
     {
-        Engine = new StreamSessionEngine(transport, this, new EngineOptions());
-        if (log != null)
-            Engine.UseMulticastLog(log);
-        if (!Engine.StartConnected(receive).IsCompletedSuccessfully)
+        Engine = new StreamSessionEngine(transport, this);
+        if (!Engine.StartConnected(receive, log).IsCompletedSuccessfully)
             throw new InvalidOperationException("an in-memory transport is ready at once");
         return Engine;
     }
+
+    /// <summary>The options the engine reads (the defaults).</summary>
+    public EngineOptions EngineOptions { get; } = new();
 
     public abstract int EngineReceived(byte[] buffer, int offset, int size);
 

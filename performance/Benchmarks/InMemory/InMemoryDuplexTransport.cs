@@ -50,6 +50,8 @@ internal sealed class InMemoryDuplexTransport : IStreamTransport, IValueTaskSour
 
     public ITlsInfo? Tls => null;
 
+    public System.Net.EndPoint? AdmittedEndPoint { get; set; }
+
     public bool Disposed { get; private set; }
 
     public ValueTask<SocketError> HandshakeAsync() => new(SocketError.Success);

@@ -37,6 +37,8 @@ internal sealed class SinkTransport : IStreamTransport
 
     public ITlsInfo? Tls => null;
 
+    public System.Net.EndPoint? AdmittedEndPoint { get; set; }
+
     public ValueTask<SocketError> HandshakeAsync() => new(SocketError.Success);
 
     private ReceiveRelay? _relay;

@@ -24,6 +24,13 @@ internal sealed class EngineOptions : ConnectionLimits
     {
     }
 
+    /// <summary>
+    /// The server whose sessions these options are (null for a client's): a session finds its server here rather than in
+    /// a field of its own (one less per session), since it starts from its server's shared instance and a
+    /// <see cref="Copy"/> keeps it.
+    /// </summary>
+    public StreamServer? Owner { get; init; }
+
     /// <summary>True for an instance several connections read: it is never written again; a writer takes a <see cref="Copy"/>.</summary>
     public bool Shared { get; private set; }
 

@@ -12,6 +12,9 @@ namespace NetCoreServer.Core;
 /// </summary>
 internal interface IStreamSessionHost
 {
+    /// <summary>The connection's options, read by the engine at each use: shared with other sessions until one is written (then the connection's own copy).</summary>
+    EngineOptions EngineOptions { get; }
+
     /// <summary>Server sessions only (clients raise it before connecting): OnConnecting.</summary>
     void EngineConnecting();
 

@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Net;
 using System.Net.Sockets;
 using System.Threading.Tasks;
 
@@ -16,6 +17,13 @@ internal interface IStreamTransport : IDisposable
 {
     /// <summary>The connected socket under the transport; null for a transport without one (the engine tests' in-memory one).</summary>
     Socket? Socket => null;
+
+    /// <summary>
+    /// The peer's endpoint as a server admitted the connection, for giving its per-address admission back when the
+    /// session leaves (when the socket, closed by then, no longer tells it); null for clients, Unix sockets, and peers
+    /// gone before they were admitted. Set once, before the engine starts.
+    /// </summary>
+    EndPoint? AdmittedEndPoint { get; set; }
 
     /// <summary>What a TLS transport negotiated; null for plain sockets, which have no handshake.</summary>
     ITlsInfo? Tls { get; }

@@ -17,12 +17,16 @@ internal sealed class LogChunk
     private LogChunk? _next;
     private int _references;
 
-    public LogChunk(long start, int references)
+    public LogChunk(MulticastLog log, long start, int references)
     {
+        Log = log;
         _array = EngineBuffers.Rent(Size);
         Start = start;
         _references = references;
     }
+
+    /// <summary>The log this block belongs to (a session reaches its log through the block it reads in, and holds no field for it).</summary>
+    public MulticastLog Log { get; }
 
     /// <summary>Log position of the block's first byte.</summary>
     public long Start { get; }

@@ -32,7 +32,7 @@ internal sealed class MulticastLog
     /// </summary>
     public LogChunk Join(out long position)
     {
-        var chunk = _current ??= new LogChunk(_written, 1);
+        var chunk = _current ??= new LogChunk(this, _written, 1);
         chunk.AddReference();
         position = _written;
         return chunk;
@@ -46,12 +46,12 @@ internal sealed class MulticastLog
             var current = _current;
             if (current == null)
             {
-                current = _current = new LogChunk(_written, 1);
+                current = _current = new LogChunk(this, _written, 1);
             }
             else if (_written == current.Start + LogChunk.Size)
             {
                 // Two references: the log's (as the block being written) and the full block's link to it.
-                var next = new LogChunk(_written, 2);
+                var next = new LogChunk(this, _written, 2);
                 current.Link(next);
                 _current = next;
                 current.Release();

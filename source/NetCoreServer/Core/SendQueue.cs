@@ -28,6 +28,7 @@ internal sealed class SendQueue
     private Segment _tail;
     private bool _hasTail;
     private long _sending;
+    private long _sent;
 
     public long Bytes { get; private set; }
 
@@ -46,6 +47,15 @@ internal sealed class SendQueue
 
     /// <summary>Bytes accepted for sending over the connection's life: what a send waiter waits for.</summary>
     public long AcceptedTotal { get; set; }
+
+    /// <summary>Bytes sent over the connection's life; under the engine's lock (see <see cref="ReadSent"/>).</summary>
+    public long Sent => _sent;
+
+    /// <summary>Counts <paramref name="bytes"/> sent; under the engine's lock.</summary>
+    public void AddSent(long bytes) => Volatile.Write(ref _sent, _sent + bytes);
+
+    /// <summary><see cref="Sent"/>, read without the engine's lock.</summary>
+    public long ReadSent() => Interlocked.Read(ref _sent);
 
     /// <summary><see cref="Sending"/>, read without the engine's lock.</summary>
     public long ReadSending() => Interlocked.Read(ref _sending);

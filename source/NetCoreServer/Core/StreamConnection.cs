@@ -65,10 +65,9 @@ public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
                 if (!current.Shared)
                     return current;
                 var copy = current.Copy();
+                // The engine reads the options through Limits at each use, so it sees the copy from now on.
                 if (Interlocked.CompareExchange(ref _limits, copy, current) != current)
                     continue;
-                // Pairs with CreateEngine: either it sees the copy, or the engine it published is seen here.
-                Volatile.Read(ref _engine)?.UseOptions(copy);
                 return copy;
             }
         }
@@ -98,12 +97,8 @@ public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
     /// <returns>The new engine.</returns>
     private protected StreamSessionEngine CreateEngine(IStreamTransport transport)
     {
-        var engine = new StreamSessionEngine(transport, this, Limits);
+        var engine = new StreamSessionEngine(transport, this);
         Interlocked.Exchange(ref _engine, engine);
-        // An Option written meanwhile may have copied the options without seeing this engine.
-        var limits = Volatile.Read(ref _limits);
-        if (!ReferenceEquals(limits, engine.Options))
-            engine.UseOptions(limits);
         return engine;
     }
 
@@ -141,6 +136,8 @@ public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
 
     /// <summary>Starts a graceful disconnect of the current connection.</summary>
     private protected bool DisconnectEngine(DisconnectReason reason) => _engine?.Disconnect(reason) ?? false;
+
+    EngineOptions IStreamSessionHost.EngineOptions => Volatile.Read(ref _limits);
 
     void IStreamSessionHost.EngineConnecting() => NotifyConnecting();
 

@@ -64,9 +64,10 @@ public abstract partial class StreamServer<TSession>
 
     /// <summary>
     /// Counts an accepted socket against the caps and asks <see cref="OnAccepting"/>. False when it was refused: then it
-    /// is already closed and reported. On true the caller owns one admission, given back by <see cref="ReleaseAdmission"/>.
+    /// is already closed and reported. On true the caller owns one admission, given back by <see cref="ReleaseAdmission"/>
+    /// with <paramref name="admitted"/>: the peer's endpoint when it was counted under an address, else null.
     /// </summary>
-    private bool Admit(Socket socket, out IPAddress? address)
+    private bool Admit(Socket socket, out EndPoint? admitted)
     {
         EndPoint? remote;
         try
@@ -77,7 +78,8 @@ public abstract partial class StreamServer<TSession>
         {
             remote = null;
         }
-        address = remote is IPEndPoint ip ? (ip.Address.IsIPv4MappedToIPv6 ? ip.Address.MapToIPv4() : ip.Address) : null;
+        var address = AdmissionAddress(remote);
+        admitted = address == null ? null : remote;
 
         var refusal = CountLocked(socket, address);
         if (refusal == null)
@@ -86,12 +88,12 @@ public abstract partial class StreamServer<TSession>
             Hooks.Run(this, HookKind.Other, remote, (server, endpoint) => accepted = server.OnAccepting(endpoint), static (server, exception) => server.ReportHandlerException(exception));
             if (accepted)
                 return true;
-            ReleaseAdmission(address);
+            ReleaseAdmission(admitted);
             refusal = RefusalReason.Refused;
         }
         Refuse(socket);
         Hooks.Run(this, HookKind.Other, (remote, refusal.Value), static (server, a) => server.OnRefused(a.remote, a.Value), static (server, exception) => server.ReportHandlerException(exception));
-        address = null;
+        admitted = null;
         return false;
     }
 
@@ -118,9 +120,18 @@ public abstract partial class StreamServer<TSession>
         return null;
     }
 
+    /// <summary>
+    /// The address a peer is counted under: IPv4-mapped IPv6 addresses count as their IPv4 address; null for an endpoint
+    /// without one (Unix sockets) or a peer gone before it was admitted. The same endpoint always gives an equal address.
+    /// </summary>
+    private static IPAddress? AdmissionAddress(EndPoint? remote)
+        => remote is IPEndPoint ip ? (ip.Address.IsIPv4MappedToIPv6 ? ip.Address.MapToIPv4() : ip.Address) : null;
+
     /// <summary>Gives back what <see cref="Admit"/> counted (the session left, or never started).</summary>
-    private void ReleaseAdmission(IPAddress? address)
+    /// <param name="admitted">The endpoint <see cref="Admit"/> returned (kept by the session's transport meanwhile).</param>
+    private void ReleaseAdmission(EndPoint? admitted)
     {
+        var address = AdmissionAddress(admitted);
         lock (_admissionLock)
         {
             _admitted--;

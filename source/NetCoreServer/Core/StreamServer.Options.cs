@@ -57,7 +57,7 @@ public abstract partial class StreamServer
             return shared;
         // The session's own OptionIdleTimeout refuses a negative value; so does the server's default for it.
         System.ArgumentOutOfRangeException.ThrowIfLessThan(idle, System.TimeSpan.Zero, nameof(OptionIdleTimeout));
-        shared = new Core.EngineOptions { ReceiveBufferSize = receive, SendBufferSize = send, IdleTimeout = idle }.Share();
+        shared = new Core.EngineOptions { Owner = this, ReceiveBufferSize = receive, SendBufferSize = send, IdleTimeout = idle }.Share();
         System.Threading.Volatile.Write(ref _sessionLimits, shared);
         return shared;
     }

@@ -214,7 +214,7 @@ public abstract partial class StreamServer<TSession>
     internal override void Unregister(StreamSession session)
     {
         UnregisterSession(session.Id);
-        ReleaseAdmission(session.AdmittedAddress);
+        ReleaseAdmission(session.AdmittedEndPoint);
     }
 
     /// <summary>Called after the listening socket is bound, before it listens; on the thread calling <see cref="Start"/>.</summary>

@@ -210,7 +210,7 @@ public abstract partial class StreamServer<TSession> : StreamServer, IDisposable
                 await Task.Delay(s_acceptRetryDelay).ConfigureAwait(false);
                 continue;
             }
-            Accept(listener, socket)?.StartAccepted();
+            Accept(listener, socket)?.StartAccepted(_multicastLog);
         }
     }
 
@@ -221,7 +221,7 @@ public abstract partial class StreamServer<TSession> : StreamServer, IDisposable
     /// </summary>
     private StreamSessionEngine? Accept(Socket listener, Socket socket)
     {
-        if (!Admit(socket, out var address))
+        if (!Admit(socket, out var admitted))
             return null;
         TSession session;
         try
@@ -231,7 +231,7 @@ public abstract partial class StreamServer<TSession> : StreamServer, IDisposable
         catch (Exception exception)
         {
             socket.Dispose();
-            ReleaseAdmission(address);
+            ReleaseAdmission(admitted);
             ReportHandlerException(exception);
             return null;
         }
@@ -241,20 +241,19 @@ public abstract partial class StreamServer<TSession> : StreamServer, IDisposable
             if (!IsAccepting || !ReferenceEquals(_listener, listener))
             {
                 socket.Dispose();
-                ReleaseAdmission(address);
+                ReleaseAdmission(admitted);
                 return null;
             }
             try
             {
-                var engine = session.Accept(socket, address);
-                engine.UseMulticastLog(_multicastLog);
+                var engine = session.Accept(socket, admitted);
                 RegisterSession(session);
                 return engine;
             }
             catch (SocketException exception)
             {
                 socket.Dispose();
-                ReleaseAdmission(address);
+                ReleaseAdmission(admitted);
                 refused = exception.SocketErrorCode;
             }
         }

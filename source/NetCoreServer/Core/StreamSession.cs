@@ -12,19 +12,21 @@ namespace NetCoreServer;
 /// </summary>
 public abstract class StreamSession : StreamConnection
 {
-    private readonly StreamServer _owner;
-
     private protected StreamSession(StreamServer owner)
     {
-        _owner = owner;
-        ShareLimits(owner.SessionLimits());
+        var limits = owner.SessionLimits();
+        System.Diagnostics.Debug.Assert(limits.Owner == owner, "a server's session options name it");
+        ShareLimits(limits);
     }
 
     /// <summary>The connected socket (set when the session connects).</summary>
     public Socket Socket => Engine?.Transport.Socket!;
 
-    /// <summary>The server that accepted this session (the transports' sessions expose it typed as <c>Server</c>).</summary>
-    private protected StreamServer Owner => _owner;
+    /// <summary>
+    /// The server that accepted this session (the transports' sessions expose it typed as <c>Server</c>), named by the
+    /// options the session started from (its server's shared ones, or its own copy of them).
+    /// </summary>
+    private protected StreamServer Owner => Limits.Owner!;
 
     /// <summary>
     /// Starts a graceful disconnect and returns at once: new sends are refused, data already accepted is delivered
@@ -37,15 +39,19 @@ public abstract class StreamSession : StreamConnection
     /// <summary>Completes after OnDisconnected has run.</summary>
     internal Task Completion => Engine?.Completion ?? Task.CompletedTask;
 
-    /// <summary>The remote address this session is counted under by its server's per-address cap (null for Unix sockets).</summary>
-    internal System.Net.IPAddress? AdmittedAddress { get; private set; }
+    /// <summary>
+    /// The remote endpoint this session is counted under by its server's per-address cap (null for Unix sockets): kept by
+    /// the transport (a plain socket's in a slot its receive args leave unused) rather than by a field here.
+    /// </summary>
+    internal System.Net.EndPoint? AdmittedEndPoint => Engine?.Transport.AdmittedEndPoint;
 
     /// <summary>Takes an accepted socket: applies the server's socket options and makes the engine (no hooks yet; see <see cref="StreamSessionEngine.StartAccepted"/>).</summary>
-    internal StreamSessionEngine Accept(Socket socket, System.Net.IPAddress? address)
+    internal StreamSessionEngine Accept(Socket socket, System.Net.EndPoint? admitted)
     {
-        AdmittedAddress = address;
-        _owner.ConfigureAccepted(socket);
-        return CreateEngine(CreateTransport(socket));
+        Owner.ConfigureAccepted(socket);
+        var transport = CreateTransport(socket);
+        transport.AdmittedEndPoint = admitted;
+        return CreateEngine(transport);
     }
 
     /// <summary>The transport for an accepted socket: plain sockets by default, TLS for secure sessions.</summary>
@@ -82,28 +88,28 @@ public abstract class StreamSession : StreamConnection
     private protected override void NotifyConnecting()
     {
         OnConnecting();
-        _owner.RaiseConnecting(this);
+        Owner.RaiseConnecting(this);
     }
 
     private protected override void NotifyConnected()
     {
         OnConnected();
-        _owner.RaiseConnected(this);
+        Owner.RaiseConnected(this);
     }
 
     private protected override void NotifyDisconnecting()
     {
         OnDisconnecting();
-        _owner.RaiseDisconnecting(this);
+        Owner.RaiseDisconnecting(this);
     }
 
     private protected override void NotifyDisconnected()
     {
         OnDisconnected();
-        _owner.RaiseDisconnected(this);
+        Owner.RaiseDisconnected(this);
     }
 
-    private protected override void NotifyReleased() => _owner.Unregister(this);
+    private protected override void NotifyReleased() => Owner.Unregister(this);
 
-    private protected override void NotifyCounted(long received, long sent) => _owner.Count(received, sent);
+    private protected override void NotifyCounted(long received, long sent) => Owner.Count(received, sent);
 }

@@ -13,27 +13,20 @@ namespace NetCoreServer.Core;
 /// </summary>
 internal sealed partial class StreamSessionEngine
 {
-    private bool _unwritable;
-    private volatile bool _writabilityDirty;
-    private bool _reportedWritable = true;
-    private bool _notifying;
-    private bool _refusalReported;
-    private TaskCompletionSource? _writable;
-
     /// <summary>False while the bytes waiting to be sent are above the high watermark (and not yet back at the low one).</summary>
-    public bool IsWritable => !Volatile.Read(ref _unwritable);
+    public bool IsWritable => !Unwritable;
 
     /// <summary>True while the receive loop holds back because the connection is unwritable.</summary>
-    private bool ReadPaused => Volatile.Read(ref _unwritable) && _options.StopReadingWhenUnwritable;
+    private bool ReadPaused => Unwritable && Options.StopReadingWhenUnwritable;
 
     /// <summary>True the first time in an unwritable episode (or since the queue drained) that a refusal is to be reported.</summary>
     public bool TakeRefusalReport()
     {
         lock (this)
         {
-            if (_refusalReported)
+            if (RefusalReported)
                 return false;
-            _refusalReported = true;
+            RefusalReported = true;
             return true;
         }
     }
@@ -41,72 +34,73 @@ internal sealed partial class StreamSessionEngine
     /// <summary>After bytes were queued: crosses the high watermark upwards.</summary>
     private void RaiseWatermarkLocked()
     {
-        var high = _options.EffectiveHighWatermark;
-        if (_unwritable || high <= 0 || QueuedBytes + SendingLocked <= high)
+        var high = Options.EffectiveHighWatermark;
+        if (Unwritable || high <= 0 || QueuedBytes + SendingLocked <= high)
             return;
-        _unwritable = true;
-        _writabilityDirty = true;
+        Unwritable = true;
+        WritabilityDirty = true;
     }
 
     /// <summary>After bytes were sent: crosses the low watermark downwards; returns the paused receive loop's wait to release.</summary>
     private TaskCompletionSource? LowerWatermarkLocked(long pending)
     {
-        if (pending > _options.EffectiveLowWatermark)
+        if (pending > Options.EffectiveLowWatermark)
             return null;
-        _refusalReported = false;
-        if (!_unwritable)
+        RefusalReported = false;
+        if (!Unwritable)
             return null;
-        _unwritable = false;
-        _writabilityDirty = true;
-        var writable = _writable;
-        _writable = null;
-        return writable;
+        Unwritable = false;
+        WritabilityDirty = true;
+        return TakeWritableLocked();
     }
 
     /// <summary>Releases a paused receive loop on close.</summary>
-    private TaskCompletionSource? ReleasePausedLocked()
+    private TaskCompletionSource? ReleasePausedLocked() => TakeWritableLocked();
+
+    private TaskCompletionSource? TakeWritableLocked()
     {
-        var writable = _writable;
-        _writable = null;
+        var writable = _side?.Writable;
+        if (writable != null)
+            _side!.Writable = null;
         return writable;
     }
 
     /// <summary>The wait of a receive loop that must pause, or null when it may read.</summary>
     private Task? PauseReading()
     {
-        if (!Volatile.Read(ref _unwritable))
+        if (!Unwritable)
             return null;
         lock (this)
         {
-            if (!_unwritable || _closed || !_options.StopReadingWhenUnwritable)
+            if (!Unwritable || Closed || !Options.StopReadingWhenUnwritable)
                 return null;
-            return (_writable ??= new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously)).Task;
+            return (Side.Writable ??= new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously)).Task;
         }
     }
 
     /// <summary>Raises OnWritabilityChanged until the reported state is the current one; one notifier at a time keeps the reports in order.</summary>
     private void NotifyWritability()
     {
-        if (!_writabilityDirty)
+        if (!WritabilityDirty)
             return;
         while (true)
         {
             bool writable;
             lock (this)
             {
-                if (_notifying)
+                if (Notifying)
                     return;
-                _writabilityDirty = false;
-                writable = !_unwritable;
-                if (writable == _reportedWritable || _state != (int)SessionState.Connected)
+                WritabilityDirty = false;
+                writable = !Unwritable;
+                if (writable == ReportedWritable || State != SessionState.Connected)
                     return;
-                _reportedWritable = writable;
-                _notifying = true;
+                ReportedWritable = writable;
+                Notifying = true;
             }
             // Sending kind: a blocking Send from the hook must not wait on the send loop that may be raising it.
             RunHook(HookKind.Sending, writable, static (e, w) => e._host.EngineWritabilityChanged(w));
             lock (this)
-                _notifying = false;
+                Notifying = false;
         }
     }
 }

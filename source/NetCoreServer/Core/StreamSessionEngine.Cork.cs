@@ -21,25 +21,27 @@ internal sealed partial class StreamSessionEngine
     /// <summary>The most bytes held back while a read is handled: a few TLS records' worth (16 KiB each).</summary>
     internal const int CorkBytes = 64 * 1024;
 
-    // The managed id of the receive thread while it hands a read to the host, 0 otherwise. Guarded by the engine's lock.
-    private int _corkThread;
+    // The engine whose receive loop hands a read to the host on this thread, if any: only that thread's sends are held,
+    // so a per-thread mark serves every connection and costs none of them a field.
+    [ThreadStatic]
+    private static StreamSessionEngine? t_corked;
 
     /// <summary>The receive loop is about to hand a read to the host: hold what this thread queues meanwhile.</summary>
-    private void Cork()
+    /// <returns>The engine corked on this thread before (a hook that started another connection's loop inline), for <see cref="Uncork"/>.</returns>
+    private StreamSessionEngine? Cork()
     {
-        lock (this)
-            _corkThread = Environment.CurrentManagedThreadId;
+        var previous = t_corked;
+        t_corked = this;
+        return previous;
     }
 
     /// <summary>The read has been handled: send what was held.</summary>
-    private void Uncork()
+    private void Uncork(StreamSessionEngine? previous)
     {
+        t_corked = previous;
         bool start;
         lock (this)
-        {
-            _corkThread = 0;
             start = StartHeldLocked();
-        }
         if (start)
             RunSendLoop();
     }
@@ -60,16 +62,16 @@ internal sealed partial class StreamSessionEngine
     /// </summary>
     private bool StartHeldLocked()
     {
-        if (_sendRunning || !_ready || _closed || QueueEmpty)
+        if (SendRunning || !Ready || Closed || QueueEmpty)
             return false;
-        _sendRunning = true;
+        SendRunning = true;
         return true;
     }
 
     /// <summary>True when an accepted send of the current thread is to wait for <see cref="Uncork"/> instead of starting the loop.</summary>
     private bool CorkedLocked()
     {
-        if (_corkThread != Environment.CurrentManagedThreadId)
+        if (!ReferenceEquals(t_corked, this))
             return false;
         return QueuedBytes < CorkLimitLocked();
     }
@@ -79,10 +81,10 @@ internal sealed partial class StreamSessionEngine
     private long CorkLimitLocked()
     {
         long cork = CorkBytes;
-        var limit = _options.SendBufferLimit;
+        var limit = Options.SendBufferLimit;
         if (limit > 0)
             cork = Math.Min(cork, limit / 2);
-        var high = _options.SendHighWatermark;
+        var high = Options.SendHighWatermark;
         if (high > 0)
             cork = Math.Min(cork, high);
         return cork;

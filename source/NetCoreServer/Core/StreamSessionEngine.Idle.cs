@@ -10,40 +10,44 @@ namespace NetCoreServer.Core;
 /// </summary>
 internal sealed partial class StreamSessionEngine
 {
-    private long _lastReceived;
-    private bool _idleWatched;
-
     /// <summary>Starts watching for idleness (with the receive loop: only received bytes count as activity).</summary>
     private void StartIdleTimer()
     {
-        if (_options.IdleTimeout <= TimeSpan.Zero)
+        if (Options.IdleTimeout <= TimeSpan.Zero)
             return;
-        Volatile.Write(ref _lastReceived, Environment.TickCount64);
         lock (this)
         {
-            if (_closed)
+            if (Closed)
                 return;
-            _idleWatched = true;
+            // Only this thread (the receive loop's) writes it from now on, until the sweep reads it.
+            Side.LastReceived = Environment.TickCount64;
+            IdleWatched = true;
         }
         IdleSweep.Watch(this);
     }
 
     /// <summary>Notes activity: bytes were received.</summary>
-    private void Received() => Volatile.Write(ref _lastReceived, Environment.TickCount64);
+    private void Received()
+    {
+        if (IdleWatched)
+            Volatile.Write(ref _side!.LastReceived, Environment.TickCount64);
+    }
 
     /// <summary>Called by the sweep: disconnects when nothing was received for the timeout.</summary>
     public void CheckIdle(long now)
     {
-        var timeout = _options.IdleTimeout;
-        if (_closed || timeout <= TimeSpan.Zero)
+        var timeout = Options.IdleTimeout;
+        // Watched, so the side state exists (made before the sweep was given this engine).
+        var side = Volatile.Read(ref _side);
+        if (Closed || timeout <= TimeSpan.Zero || side == null)
             return;
         // A session that stopped reading because its peer does not read what it is sent is not idle.
         if (ReadPaused)
         {
-            Volatile.Write(ref _lastReceived, now);
+            Volatile.Write(ref side.LastReceived, now);
             return;
         }
-        if (now - Volatile.Read(ref _lastReceived) < (long)timeout.TotalMilliseconds)
+        if (now - Volatile.Read(ref side.LastReceived) < (long)timeout.TotalMilliseconds)
             return;
         // What was accepted is still delivered, but the peer's own end of stream is not waited for: a peer that
         // went silent is not expected to answer, and lingering would hold its descriptor for the disconnect timeout.
@@ -53,7 +57,7 @@ internal sealed partial class StreamSessionEngine
     /// <summary>Stops watching (the connection closed).</summary>
     private void StopIdleWatch()
     {
-        if (Volatile.Read(ref _idleWatched))
+        if (IdleWatched)
             IdleSweep.Forget(this);
     }
 }

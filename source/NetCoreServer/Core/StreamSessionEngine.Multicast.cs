@@ -12,28 +12,22 @@ namespace NetCoreServer.Core;
 /// </summary>
 internal sealed partial class StreamSessionEngine
 {
-    private MulticastLog? _log;
     private LogChunk? _logChunk;
     private long _logCursor;
-    private volatile bool _logAttached;
-
-    /// <summary>Before start: the server's log this session will join when it is connected.</summary>
-    public void UseMulticastLog(MulticastLog log) => _log = log;
 
     /// <summary>Joins the log at its end, so the session gets what is multicast from now on (from OnConnected on).</summary>
-    private void AttachLog()
+    private void AttachLog(MulticastLog? log)
     {
-        var log = _log;
         if (log == null)
             return;
         lock (log.Lock)
         {
             lock (this)
             {
-                if (_state != (int)SessionState.Connected || _logAttached)
+                if (State != SessionState.Connected || LogAttached)
                     return;
                 _logChunk = log.Join(out _logCursor);
-                _logAttached = true;
+                LogAttached = true;
             }
         }
     }
@@ -41,10 +35,10 @@ internal sealed partial class StreamSessionEngine
     /// <summary>The disconnect begins: what was published so far was accepted and is queued; nothing later is.</summary>
     private void DetachLogLocked()
     {
-        if (!_logAttached)
+        if (!LogAttached)
             return;
         MaterializeLocked();
-        _logAttached = false;
+        LogAttached = false;
         _logChunk!.Release();
         _logChunk = null;
     }
@@ -52,8 +46,8 @@ internal sealed partial class StreamSessionEngine
     /// <summary>Queues every published message this session has not queued yet.</summary>
     private void MaterializeLocked()
     {
-        if (_logAttached)
-            MaterializeToLocked(_log!.End);
+        if (LogAttached)
+            MaterializeToLocked(_logChunk!.Log.End);
     }
 
     private void MaterializeToLocked(long to)
@@ -95,9 +89,9 @@ internal sealed partial class StreamSessionEngine
     /// </summary>
     public SendStatus OfferLogged(long start, long end)
     {
-        if (!_logAttached)
+        if (!LogAttached)
             return SendStatus.NotConnected;
-        var limit = _options.SendBufferLimit;
+        var limit = Options.SendBufferLimit;
         if (limit <= 0)
             return SendStatus.Accepted;
         var length = end - start;
@@ -106,7 +100,7 @@ internal sealed partial class StreamSessionEngine
             return SendStatus.Accepted;
         lock (this)
         {
-            if (!_logAttached)
+            if (!LogAttached)
                 return SendStatus.NotConnected;
             MaterializeToLocked(start);
             if (QueuedBytes + SendingLocked + length <= limit)
@@ -123,11 +117,11 @@ internal sealed partial class StreamSessionEngine
     /// </summary>
     public void SkipLogged(long start, long end)
     {
-        if (!_logAttached)
+        if (!LogAttached)
             return;
         lock (this)
         {
-            if (!_logAttached)
+            if (!LogAttached)
                 return;
             MaterializeToLocked(start);
             PassLocked(end);
@@ -150,18 +144,18 @@ internal sealed partial class StreamSessionEngine
     /// </summary>
     public void WakeForLog()
     {
-        if (!_logAttached || Volatile.Read(ref _sendRunning))
+        if (!LogAttached || SendRunning)
             return;
         lock (this)
         {
-            if (!_logAttached || _sendRunning || !_ready || _closed)
+            if (!LogAttached || SendRunning || !Ready || Closed)
                 return;
             MaterializeLocked();
             if (QueueEmpty)
                 return;
-            _sendRunning = true;
+            SendRunning = true;
             // Until the pool runs it the loop waits as a pending send does: a close need not wait for it (see Park).
-            _parked |= Loops.Send;
+            SendParked = true;
         }
         NotifyWritability();
         ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: false);

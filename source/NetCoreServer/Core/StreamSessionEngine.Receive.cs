@@ -13,8 +13,6 @@ namespace NetCoreServer.Core;
 /// </summary>
 internal sealed partial class StreamSessionEngine : IReceiveCompletion
 {
-    private bool _receiveRequested;
-    private bool _receiveRunning;
     private long _bytesReceived;
 
     // The receive loop's state (touched by the loop only): the rented buffer, if any; the unconsumed bytes at its front
@@ -30,13 +28,13 @@ internal sealed partial class StreamSessionEngine : IReceiveCompletion
     {
         lock (this)
         {
-            if (_receiveRequested || _closed || !_ready)
+            if (ReceiveRequested || Closed || !Ready)
                 return;
-            _receiveRequested = true;
-            _receiveRunning = true;
+            ReceiveRequested = true;
+            ReceiveRunning = true;
         }
         StartIdleTimer();
-        _receiveSize = _options.EffectiveReceiveBufferSize;
+        _receiveSize = Options.EffectiveReceiveBufferSize;
         ReceiveLoop(resumed: false, default);
     }
 
@@ -56,7 +54,7 @@ internal sealed partial class StreamSessionEngine : IReceiveCompletion
         {
             if (resumed && !HandleReceive(result))
                 return;
-            while (!_closed)
+            while (!Closed)
             {
                 var paused = PauseReading();
                 if (paused != null)
@@ -149,7 +147,7 @@ internal sealed partial class StreamSessionEngine : IReceiveCompletion
         if (filled == buffer.Length)
         {
             // One message fills the whole buffer: grow it, up to the receive limit.
-            if (buffer.Length >= _options.EffectiveReceiveBufferLimit)
+            if (buffer.Length >= Options.EffectiveReceiveBufferLimit)
             {
                 // Longer than the limit, and its protocol did not refuse it itself.
                 Abort(DisconnectReason.ProtocolError);
@@ -164,14 +162,14 @@ internal sealed partial class StreamSessionEngine : IReceiveCompletion
         else if (read == buffer.Length - kept)
         {
             // The read filled the buffer: the peer sends faster than one buffer per read.
-            if (buffer.Length < _options.EffectiveReceiveBufferLimit)
+            if (buffer.Length < Options.EffectiveReceiveBufferLimit)
                 _receiveBuffer = Grow(buffer, 0);
         }
         else
         {
             // A short read and nothing kept: go idle without a buffer, shrinking back after a burst.
             if (read < buffer.Length / 4)
-                _receiveSize = Math.Max(_options.EffectiveReceiveBufferSize, _receiveSize / 2);
+                _receiveSize = Math.Max(Options.EffectiveReceiveBufferSize, _receiveSize / 2);
             EngineBuffers.Return(buffer);
             _receiveBuffer = null;
         }
@@ -189,8 +187,8 @@ internal sealed partial class StreamSessionEngine : IReceiveCompletion
         bool close;
         lock (this)
         {
-            _receiveRunning = false;
-            close = _shutdownDone;
+            ReceiveRunning = false;
+            close = ShutdownDone;
         }
         if (close)
             CloseTransport();
@@ -200,7 +198,7 @@ internal sealed partial class StreamSessionEngine : IReceiveCompletion
     /// <summary>Doubles the buffer (up to the limit), keeping its first <paramref name="keep"/> bytes.</summary>
     private byte[] Grow(byte[] buffer, int keep)
     {
-        _receiveSize = Math.Min(buffer.Length * 2, _options.EffectiveReceiveBufferLimit);
+        _receiveSize = Math.Min(buffer.Length * 2, Options.EffectiveReceiveBufferLimit);
         var larger = EngineBuffers.Rent(_receiveSize);
         buffer.AsSpan(0, keep).CopyTo(larger);
         EngineBuffers.Return(buffer);
@@ -214,14 +212,14 @@ internal sealed partial class StreamSessionEngine : IReceiveCompletion
     /// </summary>
     private int Deliver(byte[] buffer, int total)
     {
-        Cork();
+        var previous = Cork();
         try
         {
             return DeliverCorked(buffer, total);
         }
         finally
         {
-            Uncork();
+            Uncork(previous);
         }
     }
 
@@ -251,7 +249,7 @@ internal sealed partial class StreamSessionEngine : IReceiveCompletion
     {
         lock (this)
         {
-            if (_receiveRunning || !_ready || _state != (int)SessionState.Connected || buffer.IsEmpty)
+            if (ReceiveRunning || !Ready || State != SessionState.Connected || buffer.IsEmpty)
                 return IoResult.Failed(SocketError.Success);
         }
         var result = _transport.Receive(buffer);

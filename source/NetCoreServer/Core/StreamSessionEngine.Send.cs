@@ -17,11 +17,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     // Made by the first send (or multicast) the connection accepts: an idle connection needs none. Kept from then on,
     // so that steady sending allocates nothing.
     private SendQueue? _queue;
-    private Queue<SendWaiter>? _waiters;
-    private bool _ready;
-    private bool _sendRunning;
-    private int _emptyRaising;
-    private long _bytesSent;
+    private short _emptyRaising;
 
     /// <summary>
     /// True while connected, and also inside this connection's OnDisconnecting during a graceful disconnect, until
@@ -30,7 +26,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     public bool AcceptsSends => State switch
     {
         SessionState.Connected => true,
-        SessionState.Disconnecting => Hooks.Inside(this, HookKind.Disconnecting) && !Volatile.Read(ref _shutdownStarted) && !_closed,
+        SessionState.Disconnecting => Hooks.Inside(this, HookKind.Disconnecting) && !ShutdownStarted && !Closed,
         _ => false,
     };
 
@@ -56,7 +52,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     private SendQueue Queue => _queue ??= new SendQueue();
 
     /// <summary>Copies <paramref name="data"/> into the queue, in chunks of the connection's send buffer size; under the lock.</summary>
-    private void AppendLocked(ReadOnlySpan<byte> data) => Queue.Append(data, _options.SendBufferSize);
+    private void AppendLocked(ReadOnlySpan<byte> data) => Queue.Append(data, Options.SendBufferSize);
 
     /// <summary>Bytes handed to the transport in the send under way.</summary>
     public long BytesSending => Volatile.Read(ref _queue)?.ReadSending() ?? 0;
@@ -64,7 +60,8 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     /// <summary>Bytes handed to the transport and not yet sent; under the lock.</summary>
     private long SendingLocked => _queue?.Sending ?? 0;
 
-    public long BytesSent => Interlocked.Read(ref _bytesSent);
+    /// <summary>Bytes sent over the connection's life (counted by the queue: a connection that never sent holds no counter).</summary>
+    public long BytesSent => Volatile.Read(ref _queue)?.ReadSent() ?? 0;
 
     /// <summary>Queues <paramref name="data"/> (copied). Refused when not connected or when the send limit would be passed.</summary>
     public SendStatus Enqueue(ReadOnlySpan<byte> data)
@@ -172,9 +169,9 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
         lock (this)
         {
             MaterializeLocked();
-            if (!_sendRunning && QueueEmpty)
+            if (!SendRunning && QueueEmpty)
                 return Task.FromResult(State is SessionState.Connected or SessionState.Disconnecting);
-            if (_closed)
+            if (Closed)
                 return Task.FromResult(false);
             task = AddWaiterLocked();
             // Called from a receive hook, the cork may hold the bytes this waits for.
@@ -191,12 +188,12 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
         bool start, empty;
         lock (this)
         {
-            _ready = true;
+            Ready = true;
             MaterializeLocked();
-            empty = !_sendRunning && QueueEmpty;
-            start = !_sendRunning && !QueueEmpty && !_closed;
+            empty = !SendRunning && QueueEmpty;
+            start = !SendRunning && !QueueEmpty && !Closed;
             if (start)
-                _sendRunning = true;
+                SendRunning = true;
         }
         if (start)
             RunSendLoop();
@@ -209,7 +206,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     {
         if (!AcceptsSends)
             return SendStatus.NotConnected;
-        var limit = _options.SendBufferLimit;
+        var limit = Options.SendBufferLimit;
         if (limit > 0 && QueuedBytes + SendingLocked + length > limit)
             return SendStatus.LimitReached;
         return SendStatus.Accepted;
@@ -223,16 +220,16 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     {
         Queue.AcceptedTotal += length;
         RaiseWatermarkLocked();
-        if (_sendRunning || !_ready || (mayHold && CorkedLocked()))
+        if (SendRunning || !Ready || (mayHold && CorkedLocked()))
             return false;
-        _sendRunning = true;
+        SendRunning = true;
         return true;
     }
 
     private Task<bool> AddWaiterLocked()
     {
         var waiter = new SendWaiter(Queue.AcceptedTotal);
-        (_waiters ??= new Queue<SendWaiter>()).Enqueue(waiter);
+        (Side.Waiters ??= new Queue<SendWaiter>()).Enqueue(waiter);
         return waiter.Task;
     }
 
@@ -240,7 +237,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
     // completion thread. A loop, never recursion, whatever the hooks call.
     private void RunSendLoop() => _ = SendLoopAsync();
 
-    /// <summary>The sender role is held (<see cref="_sendRunning"/>); sends batches until the queue is empty or the connection closes.</summary>
+    /// <summary>The sender role is held (<see cref="SendRunning"/>); sends batches until the queue is empty or the connection closes.</summary>
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
     private async ValueTask SendLoopAsync()
     {
@@ -260,7 +257,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
         bool closed, empty;
         lock (this)
         {
-            closed = _closed;
+            closed = Closed;
             if (!closed)
                 MaterializeLocked();
             var queue = _queue;
@@ -271,23 +268,23 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
                 queue.Batch?.Clear();
                 queue.Sending = 0;
             }
-            _sendRunning = false;
-            if (!closed && _logAttached)
+            SendRunning = false;
+            if (!closed && LogAttached)
             {
-                // A multicast publishes, fences, then looks at _sendRunning: either it saw the loop running, and this
+                // A multicast publishes, fences, then looks at SendRunning: either it saw the loop running, and this
                 // second look after the same fence sees its message, or it saw the loop stopped and wakes it itself.
                 Interlocked.MemoryBarrier();
                 MaterializeLocked();
                 queue = _queue;
                 if (queue != null && TakeBatchLocked(queue))
                 {
-                    _sendRunning = true;
+                    SendRunning = true;
                     return true;
                 }
             }
             // Decided here and counted until the hook returns: with the sender role given up, a disconnect could
             // otherwise finish, OnDisconnected included, between the check and OnEmpty.
-            empty = !closed && _state == (int)SessionState.Connected;
+            empty = !closed && State == SessionState.Connected;
             if (empty)
                 _emptyRaising++;
         }
@@ -348,7 +345,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
                 queue.Sending = 0;
             else if (result.Succeeded)
                 queue.Batch!.Consume(result.Bytes);
-            _bytesSent += result.Bytes;
+            queue.AddSent(result.Bytes);
             if (result.Succeeded)
             {
                 // Published multicast bytes count as pending (for OnSent and the watermarks) like queued ones.
@@ -363,7 +360,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
             {
                 queue.Batch?.Clear();
                 queue.Sending = 0;
-                _sendRunning = false;
+                SendRunning = false;
             }
         }
         _host.EngineCounted(0, result.Bytes);
@@ -384,12 +381,15 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
 
     private SendWaiter[]? TakeCompletedWaitersLocked()
     {
-        if (_waiters == null || _waiters.Count == 0)
+        var waiters = _side?.Waiters;
+        if (waiters == null || waiters.Count == 0)
             return null;
+        // Waiters exist only after an accepted send, which made the queue.
+        var sent = _queue!.Sent;
         var count = 0;
-        foreach (var waiter in _waiters)
+        foreach (var waiter in waiters)
         {
-            if (waiter.Target > _bytesSent)
+            if (waiter.Target > sent)
                 break;
             count++;
         }
@@ -397,7 +397,7 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
             return null;
         var done = new SendWaiter[count];
         for (var i = 0; i < count; i++)
-            done[i] = _waiters.Dequeue();
+            done[i] = waiters.Dequeue();
         return done;
     }
 
@@ -415,10 +415,11 @@ internal sealed partial class StreamSessionEngine : IThreadPoolWorkItem
         lock (this)
         {
             _queue?.Clear();
-            if (_waiters != null && _waiters.Count > 0)
+            var waiters = _side?.Waiters;
+            if (waiters != null && waiters.Count > 0)
             {
-                failed = _waiters.ToArray();
-                _waiters.Clear();
+                failed = waiters.ToArray();
+                waiters.Clear();
             }
         }
         if (failed != null)

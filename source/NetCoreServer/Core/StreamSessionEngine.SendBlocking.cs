@@ -31,10 +31,10 @@ internal sealed partial class StreamSessionEngine
             if (!AcceptsSends)
                 return 0;
             MaterializeLocked();
-            direct = _ready && !_sendRunning && QueueEmpty;
+            direct = Ready && !SendRunning && QueueEmpty;
             if (direct)
             {
-                _sendRunning = true;
+                SendRunning = true;
                 var queue = Queue;
                 queue.Sending = length;
                 queue.AcceptedTotal += length;
@@ -44,7 +44,7 @@ internal sealed partial class StreamSessionEngine
                 AppendLocked(head);
                 AppendLocked(body);
                 start = AcceptedLocked(length, mayHold: false);
-                if (!Hooks.Inside(this, HookKind.Sending) && (_ready || !Hooks.Inside(this)))
+                if (!Hooks.Inside(this, HookKind.Sending) && (Ready || !Hooks.Inside(this)))
                     wait = AddWaiterLocked();
             }
         }

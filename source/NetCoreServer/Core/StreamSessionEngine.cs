@@ -33,35 +33,19 @@ internal sealed partial class StreamSessionEngine
 
     private readonly IStreamTransport _transport;
     private readonly IStreamSessionHost _host;
-    // Replaced when the connection takes its own copy of options it shared (see StreamConnection.WritableLimits).
-    private volatile EngineOptions _options;
-    // Made when Completion is first asked for (a stop, a client's disconnect): most connections end without anyone waiting.
-    private TaskCompletionSource? _completion;
-    private bool _completed;
-    private volatile int _state;
-    private int _reason;
-    private int _holds = 1;
-    private bool _hooksStarted;
-    private bool _graceful;
-    private bool _linger;
-    private Phase _disconnecting;
-    private bool _shutdownStarted;
-    private bool _shutdownDone;
-    private volatile bool _closed;
-    private bool _finished;
-    private bool _transportDisposed;
-    private Loops _parked;
+    // Bytes rather than ints (with the flags, see StreamSessionEngine.Flags.cs, the counters fill one 8-byte slot). At
+    // most two holds: the constructor's and one connect-phase hook's at a time.
+    private byte _holds = 1;
     // The receive loop's parks minus its unparks: its completion may unpark it before the thread that started the
     // receive has parked it, so the count dips below zero for a moment instead of leaving a running loop marked parked.
-    private int _receiveParks;
-    private Timer? _disconnectTimer;
+    // Between -1 and 2: one pending receive or one paused wait.
+    private sbyte _receiveParks;
 
-    public StreamSessionEngine(IStreamTransport transport, IStreamSessionHost host, EngineOptions options)
+    public StreamSessionEngine(IStreamTransport transport, IStreamSessionHost host)
     {
         _transport = transport;
         _host = host;
-        _options = options;
-        _ready = transport.Tls == null;
+        _flags = transport.Tls == null ? (int)Flag.Ready : 0;
     }
 
     private enum Phase : byte
@@ -71,7 +55,7 @@ internal sealed partial class StreamSessionEngine
         Done,
     }
 
-    /// <summary>The engine's two I/O loops, for <see cref="Park"/>: the send loop as a flag in <see cref="_parked"/>, the receive loop counted in <see cref="_receiveParks"/>.</summary>
+    /// <summary>The engine's two I/O loops, for <see cref="Park"/>: the send loop as a flag (<see cref="SendParked"/>), the receive loop counted in <see cref="_receiveParks"/>.</summary>
     [Flags]
     private enum Loops : byte
     {
@@ -80,12 +64,12 @@ internal sealed partial class StreamSessionEngine
         Send = 2,
     }
 
-    public SessionState State => (SessionState)_state;
+    public SessionState State => (SessionState)((Volatile.Read(ref _flags) >> (int)Flag.StateShift) & StateBits);
 
     public bool IsConnected => State == SessionState.Connected;
 
     /// <summary>Why the connection ended (the first reason recorded).</summary>
-    public DisconnectReason Reason => (DisconnectReason)Volatile.Read(ref _reason);
+    public DisconnectReason Reason => (DisconnectReason)((Volatile.Read(ref _flags) >> (int)Flag.ReasonShift) & ReasonBits);
 
     /// <summary>Completes after <see cref="IStreamSessionHost.EngineDisconnected"/> has returned.</summary>
     public Task Completion
@@ -93,7 +77,7 @@ internal sealed partial class StreamSessionEngine
         get
         {
             lock (this)
-                return _completed ? Task.CompletedTask : (_completion ??= new(TaskCreationOptions.RunContinuationsAsynchronously)).Task;
+                return Completed ? Task.CompletedTask : (Side.Completion ??= new(TaskCreationOptions.RunContinuationsAsynchronously)).Task;
         }
     }
 
@@ -109,22 +93,21 @@ internal sealed partial class StreamSessionEngine
     /// <summary>Reference equality, as ever; declared beside <see cref="GetHashCode"/>.</summary>
     public override bool Equals(object? obj) => ReferenceEquals(this, obj);
 
-    /// <summary>The options in force.</summary>
-    public EngineOptions Options => _options;
-
-    /// <summary>From now on reads <paramref name="options"/> (the connection's own copy of what it shared until now).</summary>
-    public void UseOptions(EngineOptions options) => _options = options;
+    /// <summary>The options in force: the host's, read at each use (a connection may take its own copy of options it shared).</summary>
+    public EngineOptions Options => _host.EngineOptions;
 
     /// <summary>Server path: OnConnecting, OnConnected, (TLS: OnHandshaking, handshake, OnHandshaked), OnEmpty, then receiving.</summary>
+    /// <param name="log">The server's multicast log, joined when the session is connected.</param>
     /// <returns>Completes when data may flow (after the handshake for TLS) or the connection ended first.</returns>
-    public Task StartAccepted() => StartAsync(raiseConnecting: true, receive: true);
+    public Task StartAccepted(MulticastLog log) => StartAsync(raiseConnecting: true, receive: true, log);
 
     /// <summary>Client path: the client raised OnConnecting before it connected; the rest as <see cref="StartAccepted"/>.</summary>
     /// <param name="receive">Start the receive loop (false for NetCoreServer's synchronous Connect, which leaves that to the user).</param>
+    /// <param name="log">A multicast log to join when connected (the engine tests'; a client has none).</param>
     /// <returns>Completes when data may flow or the connection ended first.</returns>
-    public Task StartConnected(bool receive) => StartAsync(raiseConnecting: false, receive);
+    public Task StartConnected(bool receive, MulticastLog? log = null) => StartAsync(raiseConnecting: false, receive, log);
 
-    private async Task StartAsync(bool raiseConnecting, bool receive)
+    private async Task StartAsync(bool raiseConnecting, bool receive, MulticastLog? log)
     {
         // The constructor's hold covers the connect hooks; a disconnect requested before they begin skips them all.
         if (!BeginHooks())
@@ -140,10 +123,10 @@ internal sealed partial class StreamSessionEngine
             RunHook(HookKind.Other, 0, static (e, _) => e._host.EngineConnecting());
         lock (this)
         {
-            if (_state == (int)SessionState.Connecting)
-                _state = (int)SessionState.Connected;
+            if (State == SessionState.Connecting)
+                SetStateLocked(SessionState.Connected);
         }
-        AttachLog();
+        AttachLog(log);
         RunHook(HookKind.Other, 0, static (e, _) => e._host.EngineConnected());
         Release();
 
@@ -186,9 +169,9 @@ internal sealed partial class StreamSessionEngine
     {
         lock (this)
         {
-            if (_state != (int)SessionState.Connecting)
+            if (State != SessionState.Connecting)
                 return false;
-            _hooksStarted = true;
+            HooksStarted = true;
             return true;
         }
     }
@@ -198,7 +181,7 @@ internal sealed partial class StreamSessionEngine
     {
         lock (this)
         {
-            if (_state >= (int)SessionState.Disconnecting)
+            if (State >= SessionState.Disconnecting)
                 return false;
             _holds++;
             return true;
@@ -211,9 +194,9 @@ internal sealed partial class StreamSessionEngine
         lock (this)
         {
             _holds--;
-            raise = _holds == 0 && _state >= (int)SessionState.Disconnecting && _disconnecting == Phase.NotRaised;
+            raise = _holds == 0 && State >= SessionState.Disconnecting && DisconnectingPhase == Phase.NotRaised;
             if (raise)
-                _disconnecting = Phase.Raising;
+                DisconnectingPhase = Phase.Raising;
         }
         if (raise)
             RaiseDisconnecting();
@@ -237,7 +220,7 @@ internal sealed partial class StreamSessionEngine
     {
         // What a receive hook sent just before is on its way before the close (a zero timeout closes at once).
         SendHeld();
-        var timeout = _options.DisconnectTimeout;
+        var timeout = Options.DisconnectTimeout;
         if (timeout <= TimeSpan.Zero)
         {
             if (!EnterDisconnecting(reason, graceful: false))
@@ -269,16 +252,16 @@ internal sealed partial class StreamSessionEngine
         bool raise;
         lock (this)
         {
-            if (_state >= (int)SessionState.Disconnecting)
+            if (State >= SessionState.Disconnecting)
                 return false;
-            _state = (int)SessionState.Disconnecting;
+            SetStateLocked(SessionState.Disconnecting);
             DetachLogLocked();
-            Volatile.Write(ref _reason, (int)reason);
-            _graceful = graceful;
-            _linger = linger;
+            SetReasonLocked(reason);
+            Graceful = graceful;
+            Linger = linger;
             raise = _holds == 0;
             if (raise)
-                _disconnecting = Phase.Raising;
+                DisconnectingPhase = Phase.Raising;
         }
         if (raise)
             RaiseDisconnecting();
@@ -288,10 +271,10 @@ internal sealed partial class StreamSessionEngine
     /// <summary>OnDisconnecting (a graceful one may still send a goodbye), then the shutdown once all is out.</summary>
     private void RaiseDisconnecting()
     {
-        if (_hooksStarted)
-            RunHook(_graceful ? HookKind.Disconnecting : HookKind.Other, 0, static (e, _) => e._host.EngineDisconnecting());
+        if (HooksStarted)
+            RunHook(Graceful ? HookKind.Disconnecting : HookKind.Other, 0, static (e, _) => e._host.EngineDisconnecting());
         lock (this)
-            _disconnecting = Phase.Done;
+            DisconnectingPhase = Phase.Done;
         BeginShutdownIfDrained();
         TryFinish();
     }
@@ -304,10 +287,10 @@ internal sealed partial class StreamSessionEngine
     {
         lock (this)
         {
-            if (!_graceful || _disconnecting != Phase.Done || _shutdownStarted || _closed || !_ready || _sendRunning || !QueueEmpty)
+            if (!Graceful || DisconnectingPhase != Phase.Done || ShutdownStarted || Closed || !Ready || SendRunning || !QueueEmpty)
                 return;
             // Decided under the lock that admits sends: nothing can be accepted, or start a send, after this.
-            _shutdownStarted = true;
+            ShutdownStarted = true;
         }
         _ = ShutdownAsync();
     }
@@ -318,8 +301,8 @@ internal sealed partial class StreamSessionEngine
         bool close;
         lock (this)
         {
-            _shutdownDone = true;
-            close = !_receiveRunning || !_linger;
+            ShutdownDone = true;
+            close = !ReceiveRunning || !Linger;
         }
         if (close)
             CloseTransport();
@@ -331,9 +314,9 @@ internal sealed partial class StreamSessionEngine
         var timer = new Timer(static s => ((StreamSessionEngine)s!).OnDisconnectTimeout(), this, timeout, Timeout.InfiniteTimeSpan);
         lock (this)
         {
-            if (!_closed && _disconnectTimer == null)
+            if (!Closed && _side?.DisconnectTimer == null)
             {
-                _disconnectTimer = timer;
+                Side.DisconnectTimer = timer;
                 return;
             }
         }
@@ -344,8 +327,8 @@ internal sealed partial class StreamSessionEngine
     {
         lock (this)
         {
-            if (_sendRunning || !QueueEmpty)
-                Interlocked.CompareExchange(ref _reason, (int)DisconnectReason.Timeout, (int)DisconnectReason.Local);
+            if ((SendRunning || !QueueEmpty) && Reason == DisconnectReason.Local)
+                SetReasonLocked(DisconnectReason.Timeout);
         }
         CloseTransport();
     }
@@ -356,11 +339,12 @@ internal sealed partial class StreamSessionEngine
         TaskCompletionSource? paused;
         lock (this)
         {
-            if (_closed)
+            if (Closed)
                 return;
-            _closed = true;
-            timer = _disconnectTimer;
-            _disconnectTimer = null;
+            Closed = true;
+            timer = _side?.DisconnectTimer;
+            if (timer != null)
+                _side!.DisconnectTimer = null;
             paused = ReleasePausedLocked();
         }
         StopIdleWatch();
@@ -380,30 +364,30 @@ internal sealed partial class StreamSessionEngine
         bool finish, dispose;
         lock (this)
         {
-            finish = !_finished && _closed && _holds == 0 && _disconnecting == Phase.Done && _emptyRaising == 0
-                && (!_receiveRunning || _receiveParks > 0)
-                && (!_sendRunning || (_parked & Loops.Send) != 0);
+            finish = !Finished && Closed && _holds == 0 && DisconnectingPhase == Phase.Done && _emptyRaising == 0
+                && (!ReceiveRunning || _receiveParks > 0)
+                && (!SendRunning || SendParked);
             if (finish)
             {
-                _finished = true;
-                _state = (int)SessionState.Disconnected;
+                Finished = true;
+                SetStateLocked(SessionState.Disconnected);
             }
-            dispose = _finished && !_transportDisposed && !_receiveRunning && !_sendRunning;
+            dispose = Finished && !TransportDisposed && !ReceiveRunning && !SendRunning;
             if (dispose)
-                _transportDisposed = true;
+                TransportDisposed = true;
         }
         if (dispose)
             _transport.Dispose();
         if (!finish)
             return;
-        if (_hooksStarted)
+        if (HooksStarted)
             RunHook(HookKind.Other, 0, static (e, _) => e._host.EngineDisconnected());
         _host.EngineReleased();
         TaskCompletionSource? completion;
         lock (this)
         {
-            _completed = true;
-            completion = _completion;
+            Completed = true;
+            completion = _side?.Completion;
         }
         completion?.TrySetResult();
     }
@@ -420,8 +404,8 @@ internal sealed partial class StreamSessionEngine
             if (loop == Loops.Receive)
                 _receiveParks++;
             else
-                _parked |= loop;
-            closed = _closed;
+                SendParked = true;
+            closed = Closed;
         }
         if (closed)
             TryFinish();
@@ -435,13 +419,13 @@ internal sealed partial class StreamSessionEngine
             if (loop == Loops.Receive)
                 _receiveParks--;
             else
-                _parked &= ~loop;
+                SendParked = false;
         }
     }
 
     private void OnTransportError(SocketError error)
     {
-        if (_closed)
+        if (Closed)
             return;
         if (State == SessionState.Connected && !SocketErrors.IsQuiet(error))
             RunHook(HookKind.Other, error, static (e, error) => e._host.EngineError(error));

@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Net;
 using System.Net.Sockets;
 using System.Threading;
 using System.Threading.Tasks;
@@ -15,62 +16,62 @@ namespace NetCoreServer.Transports;
 /// The transport is itself the SocketAsyncEventArgs of its receives, and reports a pending one straight to the engine
 /// (<see cref="TryReceive"/>): what an idle connection waits with is then this one object, no awaitable wrapper beside
 /// it (measured over 10,000 idle TCP sessions: 72 B less per session than a transport holding an awaitable args).
+/// Its own state lives in slots the base class already has and a receive leaves alone: the socket in
+/// <see cref="SocketAsyncEventArgs.AcceptSocket"/> (only an accept reads or writes it), the pending receive's completion
+/// in <see cref="SocketAsyncEventArgs.UserToken"/>, the admitted endpoint in <see cref="SocketAsyncEventArgs.RemoteEndPoint"/>
+/// (which only datagram and connect calls use); a call on the closed socket fails as an aborted one (see
+/// <see cref="AwaitableSocketArgs.Start"/>) without a flag of its own. Over 10,000 idle sessions that is 24 B less each,
+/// and the session 8 B less for the endpoint it no longer keeps.
 /// </remarks>
 internal sealed class SocketTransport : SocketAsyncEventArgs, IStreamTransport
 {
     private static readonly Func<Socket, SocketAsyncEventArgs, bool> s_receive = static (socket, args) => socket.ReceiveAsync(args);
 
-    private readonly Socket _socket;
     // Made by the first asynchronous send (one sender at a time, see IStreamTransport): an idle connection needs none.
     private AwaitableSocketArgs? _sendArgs;
-    // Set while a receive is pending: told when it completes.
-    private IReceiveCompletion? _completion;
-    private int _closed;
 
     public SocketTransport(Socket socket)
         : base(unsafeSuppressExecutionContextFlow: true)
     {
-        _socket = socket;
+        AcceptSocket = socket;
     }
 
-    public Socket Socket => _socket;
+    public Socket Socket => AcceptSocket!;
 
     public ITlsInfo? Tls => null;
+
+    EndPoint? IStreamTransport.AdmittedEndPoint
+    {
+        get => RemoteEndPoint;
+        set => RemoteEndPoint = value;
+    }
 
     public ValueTask<SocketError> HandshakeAsync() => new(SocketError.Success);
 
     public bool TryReceive(Memory<byte> buffer, IReceiveCompletion completion, out IoResult result)
     {
-        if (Volatile.Read(ref _closed) != 0)
-        {
-            result = IoResult.Failed(SocketError.OperationAborted);
-            return true;
-        }
         SetBuffer(buffer);
         // Set before the start: a pending receive may complete on another thread before ReceiveAsync returns.
-        _completion = completion;
-        if (AwaitableSocketArgs.Start(_socket, this, s_receive, out var failure))
+        UserToken = completion;
+        if (AwaitableSocketArgs.Start(Socket, this, s_receive, out var failure))
         {
             result = default;
             return false;
         }
         result = failure == SocketError.Success ? new IoResult(BytesTransferred, SocketError) : IoResult.Failed(failure);
-        _completion = null;
         return true;
     }
 
     protected override void OnCompleted(SocketAsyncEventArgs e)
     {
-        var completion = _completion!;
-        _completion = null;
+        // The same completion (the engine) for every receive: left in place, it keeps nothing alive that is not already.
+        var completion = (IReceiveCompletion)UserToken!;
         completion.ReceiveCompleted(new IoResult(BytesTransferred, SocketError));
     }
 
     public ValueTask<IoResult> SendAsync(IReadOnlyList<ArraySegment<byte>> batch)
     {
-        if (Volatile.Read(ref _closed) != 0)
-            return new ValueTask<IoResult>(IoResult.Failed(SocketError.OperationAborted));
-        return (_sendArgs ??= new AwaitableSocketArgs()).SendAsync(_socket, batch);
+        return (_sendArgs ??= new AwaitableSocketArgs()).SendAsync(Socket, batch);
     }
 
     public IoResult Send(ReadOnlySpan<byte> data)
@@ -80,7 +81,7 @@ internal sealed class SocketTransport : SocketAsyncEventArgs, IStreamTransport
             var sent = 0;
             while (sent < data.Length)
             {
-                var n = _socket.Send(data.Slice(sent), SocketFlags.None, out var error);
+                var n = Socket.Send(data.Slice(sent), SocketFlags.None, out var error);
                 if (error != SocketError.Success)
                     return new IoResult(sent, error);
                 sent += n;
@@ -97,7 +98,7 @@ internal sealed class SocketTransport : SocketAsyncEventArgs, IStreamTransport
     {
         try
         {
-            var n = _socket.Receive(buffer, SocketFlags.None, out var error);
+            var n = Socket.Receive(buffer, SocketFlags.None, out var error);
             return new IoResult(n, error);
         }
         catch (ObjectDisposedException)
@@ -114,11 +115,9 @@ internal sealed class SocketTransport : SocketAsyncEventArgs, IStreamTransport
 
     private void ShutdownSend()
     {
-        if (Volatile.Read(ref _closed) != 0)
-            return;
         try
         {
-            _socket.Shutdown(SocketShutdown.Send);
+            Socket.Shutdown(SocketShutdown.Send);
         }
         catch (SocketException)
         {
@@ -131,10 +130,8 @@ internal sealed class SocketTransport : SocketAsyncEventArgs, IStreamTransport
 
     public void Close()
     {
-        if (Interlocked.Exchange(ref _closed, 1) != 0)
-            return;
         // Dispose (not Close with a linger) so a pending receive or send completes at once with OperationAborted.
-        _socket.Dispose();
+        Socket.Dispose();
     }
 
     void IDisposable.Dispose()

@@ -48,6 +48,9 @@ internal sealed class TlsTransport : IStreamTransport, ITlsInfo
 
     public ITlsInfo Tls => this;
 
+    /// <summary>The endpoint a server admitted the connection from (see IStreamTransport).</summary>
+    public System.Net.EndPoint? AdmittedEndPoint { get; set; }
+
     public bool IsHandshaked => _handshaked;
 
     public Exception? HandshakeException { get; private set; }

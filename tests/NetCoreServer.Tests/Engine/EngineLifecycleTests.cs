@@ -142,11 +142,12 @@ public sealed class EngineLifecycleTests
         var transport = new LateAbortTransport(tls: true);
         var host = new RecordingHost();
         var timeout = TimeSpan.FromSeconds(30);
-        var engine = new StreamSessionEngine(transport, host, new EngineOptions { DisconnectTimeout = timeout });
+        host.EngineOptions = new EngineOptions { DisconnectTimeout = timeout };
+        var engine = new StreamSessionEngine(transport, host);
 
         // A server that stops between accepting the connection and starting it.
         Assert.That(engine.Disconnect(DisconnectReason.ServerStopped), Is.True);
-        _ = engine.StartAccepted();
+        _ = engine.StartAccepted(new MulticastLog());
 
         await Wait.For(engine.Completion, $"the connection closed without waiting out its {timeout.TotalSeconds} s disconnect timeout (nothing can be sent before a TLS handshake, and none starts now)", timeout / 3);
         Assert.That(transport.Closed, Is.True, "the transport was closed");
@@ -163,6 +164,8 @@ public sealed class EngineLifecycleTests
         public Task SendEntered => _entered.Task;
 
         public ITlsInfo? Tls => null;
+
+        public System.Net.EndPoint? AdmittedEndPoint { get; set; }
 
         public void CompleteSend() => _complete.Set();
 
@@ -206,6 +209,8 @@ public sealed class EngineLifecycleTests
         public long SentAfterShutdown => Interlocked.Read(ref _afterShutdown);
 
         public ITlsInfo? Tls => null;
+
+        public System.Net.EndPoint? AdmittedEndPoint { get; set; }
 
         public ValueTask<SocketError> HandshakeAsync() => new(SocketError.Success);
 
@@ -257,6 +262,8 @@ public sealed class EngineLifecycleTests
         public Task Disposed => _disposed.Task;
 
         public ITlsInfo? Tls => tls ? this : null;
+
+        public System.Net.EndPoint? AdmittedEndPoint { get; set; }
 
         public bool IsHandshaked => false;
 

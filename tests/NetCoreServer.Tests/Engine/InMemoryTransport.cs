@@ -74,6 +74,8 @@ internal sealed class InMemoryTransport : IStreamTransport
 
     public ITlsInfo? Tls => null;
 
+    public System.Net.EndPoint? AdmittedEndPoint { get; set; }
+
     public ValueTask<SocketError> HandshakeAsync() => new(SocketError.Success);
 
     /// <summary>Sizes of the buffers the engine received into, in order (0 for a zero-byte wait for data).</summary>

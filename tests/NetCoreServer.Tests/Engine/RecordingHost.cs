@@ -16,6 +16,9 @@ internal sealed class RecordingHost : IStreamSessionHost
 
     public Action<byte[], int, int>? OnData { get; set; }
 
+    /// <summary>The options the engine reads.</summary>
+    public EngineOptions EngineOptions { get; set; } = new();
+
     public void EngineConnecting() => Log.Add("connecting");
 
     public void EngineConnected() => Log.Add("connected");

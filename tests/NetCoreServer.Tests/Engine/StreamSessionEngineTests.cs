@@ -14,10 +14,10 @@ public sealed class StreamSessionEngineTests
     /// <summary>An engine past its connect hooks, not receiving yet, with the host's log cleared.</summary>
     internal static StreamSessionEngine Start(IStreamTransport transport, RecordingHost host, EngineOptions? options = null, MulticastLog? log = null)
     {
-        var engine = new StreamSessionEngine(transport, host, options ?? new EngineOptions());
-        if (log != null)
-            engine.UseMulticastLog(log);
-        Assert.That(engine.StartConnected(receive: false).IsCompletedSuccessfully, Is.True, "a plain transport is ready at once");
+        if (options != null)
+            host.EngineOptions = options;
+        var engine = new StreamSessionEngine(transport, host);
+        Assert.That(engine.StartConnected(receive: false, log).IsCompletedSuccessfully, Is.True, "a plain transport is ready at once");
         Assert.That(engine.IsConnected, Is.True);
         host.Log.Clear();
         return engine;

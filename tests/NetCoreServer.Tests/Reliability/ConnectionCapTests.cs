@@ -96,6 +96,29 @@ public sealed class ConnectionCapTests
     }
 
     [Test]
+    public async Task ASessionLeavingGivesItsPlaceUnderItsAddressBack()
+    {
+        if (_transport.IsUnix)
+            Assert.Ignore("Unix sockets have no remote address to count by");
+        using var server = StartServer(s => s.Options.OptionMaxSessionsPerAddress = 1);
+        var first = await Connect(server);
+        await Wait.For(server.Connected.Reaches(1), "1 session from 127.0.0.1");
+        using (var second = await RawPeer.ConnectAsync(server.Endpoint, IPAddress.Loopback))
+            await Wait.For(second.Closed(), "a second connection from 127.0.0.1 closed: the address is full");
+        await Wait.For(server.RefusedCount.Reaches(1), "OnRefused for the second connection");
+
+        // The count is given back when the session leaves, after its socket closed.
+        Assert.That(first.Disconnect(), Is.True);
+        await Wait.For(server.Disconnected.Reaches(1), "the first session closed");
+        // Unregistered just before its admission is given back (the same call, after OnDisconnected).
+        await Wait.Until(() => server.ConnectedSessions == 0, "the first session unregistered");
+        first.Dispose();
+        using var next = await Connect(server);
+        await Echoes(next, "served once the first left");
+        Assert.That(server.RefusedCount.Value, Is.EqualTo(1), "only the connection made while the first was there was refused");
+    }
+
+    [Test]
     public async Task OnAcceptingCanRefuseAConnectionWithoutThrowingAndNoSessionHookRunsForIt()
     {
         var refuseNext = true;
