@@ -13,6 +13,10 @@ namespace NetCoreServer.Http;
 internal sealed class HttpMessageStore
 {
     private readonly TextRange[] _start = new TextRange[3];
+
+    // The strings last made for the start line's parts, kept across Clear: a connection that asks for the same target
+    // again (a keep-alive client polling one URL) gets the same string back instead of a new one per request.
+    private readonly string?[] _recentStart = new string?[3];
     private TextRange[] _names = new TextRange[16];
     private TextRange[] _values = new TextRange[16];
     private int _fieldCount;
@@ -43,11 +47,11 @@ internal sealed class HttpMessageStore
     public void Clear()
     {
         Cache.Clear();
-        Array.Clear(_start);
-        Array.Clear(_names, 0, _fieldCount);
-        Array.Clear(_values, 0, _fieldCount);
-        Array.Clear(_cookieNames, 0, _cookieCount);
-        Array.Clear(_cookieValues, 0, _cookieCount);
+        _start.AsSpan().Clear();
+        _names.AsSpan(0, _fieldCount).Clear();
+        _values.AsSpan(0, _fieldCount).Clear();
+        _cookieNames.AsSpan(0, _cookieCount).Clear();
+        _cookieValues.AsSpan(0, _cookieCount).Clear();
         _fieldCount = 0;
         _cookieCount = 0;
         _cookiesKnown = true;
@@ -67,7 +71,9 @@ internal sealed class HttpMessageStore
         ref var range = ref _start[part];
         if (range.Text == null && likely != null && System.Text.Ascii.Equals(Span(range), likely))
             range.Text = likely;
-        return Text(ref range);
+        if (range.Text == null && _recentStart[part] is { } recent && System.Text.Ascii.Equals(Span(range), recent))
+            range.Text = recent;
+        return _recentStart[part] = Text(ref range);
     }
 
     public ReadOnlySpan<byte> StartSpan(int part) => Span(_start[part]);

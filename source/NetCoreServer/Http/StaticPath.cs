@@ -49,6 +49,8 @@ internal static class StaticPath
         }
         if (path.IsEmpty || path[0] != '/')
             return false;
+        if (path.IndexOf('%') < 0)
+            return TryCheckPlainPath(target, path, out key);
 
         var builder = new StringBuilder(path.Length);
         var rest = path[1..];
@@ -73,6 +75,29 @@ internal static class StaticPath
             rest = rest[(slash + 1)..];
         }
         key = builder.ToString();
+        return true;
+    }
+
+    /// <summary>
+    /// <see cref="TryParseUrlPath"/> for a path with nothing percent-encoded: each segment is its own decoded form, so
+    /// the key is the path itself, checked segment by segment and made a string only when it is not the whole target.
+    /// </summary>
+    private static bool TryCheckPlainPath(string target, ReadOnlySpan<char> path, out string key)
+    {
+        key = "";
+        var rest = path[1..];
+        while (!rest.IsEmpty)
+        {
+            var slash = rest.IndexOf('/');
+            var segment = slash < 0 ? rest : rest[..slash];
+            // An empty segment inside ("a//b") is refused; a trailing slash (a directory) is kept.
+            if (!IsSafeSegment(segment))
+                return false;
+            if (slash < 0)
+                break;
+            rest = rest[(slash + 1)..];
+        }
+        key = path.Length == target.Length ? target : path.ToString();
         return true;
     }
 
