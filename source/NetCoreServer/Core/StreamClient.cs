@@ -26,6 +26,7 @@ public abstract class StreamClient : StreamConnection
     /// <summary>Creates a client for any endpoint.</summary>
     /// <param name="target">The endpoint, and the address and port as given by the user.</param>
     private protected StreamClient(EndpointSpec target)
+        : base(shared: null)
     {
         (Endpoint, Address, Port) = target;
         OptionStopReadingWhenUnwritable = false;

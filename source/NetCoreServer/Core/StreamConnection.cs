@@ -26,10 +26,14 @@ public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
     private StreamSessionEngine? _engine;
     private IStreamProtocol? _protocol;
     // Shared with the other sessions of a server until an Option is written here (see WritableLimits).
-    private EngineOptions _limits = new();
+    private EngineOptions _limits;
 
-    private protected StreamConnection()
+    /// <param name="shared">
+    /// Options shared with other connections (a server's session defaults), or null for options of its own (a client).
+    /// </param>
+    private protected StreamConnection(EngineOptions? shared)
     {
+        _limits = shared ?? new();
         Id = Guid.NewGuid();
     }
 
@@ -72,9 +76,6 @@ public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
             }
         }
     }
-
-    /// <summary>Starts from options shared with other connections (a server's session defaults); constructors only.</summary>
-    private protected void ShareLimits(EngineOptions shared) => _limits = shared;
 
     /// <summary>The engine of the current (or last) connection.</summary>
     private protected StreamSessionEngine? Engine => _engine;

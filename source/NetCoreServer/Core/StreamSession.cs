@@ -12,11 +12,11 @@ namespace NetCoreServer;
 /// </summary>
 public abstract class StreamSession : StreamConnection
 {
+    // The server's shared session options, so a session makes no options object of its own until one is written.
     private protected StreamSession(StreamServer owner)
+        : base(owner.SessionLimits())
     {
-        var limits = owner.SessionLimits();
-        System.Diagnostics.Debug.Assert(limits.Owner == owner, "a server's session options name it");
-        ShareLimits(limits);
+        System.Diagnostics.Debug.Assert(Limits.Owner == owner, "a server's session options name it");
     }
 
     /// <summary>The connected socket (set when the session connects).</summary>
