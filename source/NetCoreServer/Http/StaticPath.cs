@@ -49,10 +49,9 @@ internal static class StaticPath
         }
         if (path.IsEmpty || path[0] != '/')
             return false;
-        if (path.IndexOf('%') < 0)
-            return TryCheckPlainPath(target, path, out key);
-
-        var builder = new StringBuilder(path.Length);
+        // The key is the path itself until a segment is percent-encoded: only from there on is it built decoded (with
+        // the path before that segment), so a plain path, the common case, allocates at most its own string.
+        StringBuilder? decoded = null;
         var rest = path[1..];
         while (true)
         {
@@ -64,40 +63,25 @@ internal static class StaticPath
                 // "/" alone or a trailing slash names a directory; an empty segment inside ("a//b") is refused.
                 if (!last)
                     return false;
-                builder.Append('/');
+                decoded?.Append('/');
                 break;
             }
-            if (!TryDecodeSegment(raw, out var segment) || !IsSafeSegment(segment))
+            var segment = raw;
+            if (raw.IndexOf('%') >= 0)
+            {
+                if (!TryDecodeSegment(raw, out var text))
+                    return false;
+                segment = text;
+                decoded ??= new StringBuilder(path.Length).Append(path[..(path.Length - rest.Length - 1)]);
+            }
+            if (!IsSafeSegment(segment))
                 return false;
-            builder.Append('/').Append(segment);
+            decoded?.Append('/').Append(segment);
             if (last)
                 break;
             rest = rest[(slash + 1)..];
         }
-        key = builder.ToString();
-        return true;
-    }
-
-    /// <summary>
-    /// <see cref="TryParseUrlPath"/> for a path with nothing percent-encoded: each segment is its own decoded form, so
-    /// the key is the path itself, checked segment by segment and made a string only when it is not the whole target.
-    /// </summary>
-    private static bool TryCheckPlainPath(string target, ReadOnlySpan<char> path, out string key)
-    {
-        key = "";
-        var rest = path[1..];
-        while (!rest.IsEmpty)
-        {
-            var slash = rest.IndexOf('/');
-            var segment = slash < 0 ? rest : rest[..slash];
-            // An empty segment inside ("a//b") is refused; a trailing slash (a directory) is kept.
-            if (!IsSafeSegment(segment))
-                return false;
-            if (slash < 0)
-                break;
-            rest = rest[(slash + 1)..];
-        }
-        key = path.Length == target.Length ? target : path.ToString();
+        key = decoded?.ToString() ?? (path.Length == target.Length ? target : path.ToString());
         return true;
     }
 
@@ -233,16 +217,11 @@ internal static class StaticPath
             pending.Push(items[i]);
     }
 
-    // Percent-decodes one segment (RFC 3986 2.1) as strict UTF-8; a malformed escape or invalid UTF-8 fails. The
-    // escapes are decoded on the UTF-8 bytes of the segment, so raw non-ASCII text some clients send is kept.
+    // Percent-decodes one segment that has an escape (RFC 3986 2.1) as strict UTF-8; a malformed escape or invalid
+    // UTF-8 fails. The escapes are decoded on the UTF-8 bytes of the segment, so raw non-ASCII text some clients send is kept.
     private static bool TryDecodeSegment(ReadOnlySpan<char> raw, out string segment)
     {
         segment = "";
-        if (raw.IndexOf('%') < 0)
-        {
-            segment = raw.ToString();
-            return true;
-        }
         var encoded = Encoding.UTF8.GetBytes(raw.ToArray());
         var decoded = new byte[encoded.Length];
         var length = 0;
