@@ -59,13 +59,6 @@ internal sealed class HttpServerProtocol : IStreamProtocol
     // One entry per request read and not answered yet, in order: how to answer it.
     private readonly Queue<Answer> _awaiting = new();
     private readonly Timer _timer;
-
-    // The clock (Environment.TickCount64, ms) at which the connection times out, or NoDeadline; and when the timer is set
-    // to fire next, or NoDeadline. Moving the deadline later (every response restarts the idle clock, every head stops
-    // it) only writes the field: the timer, once it fires, finds the deadline moved and waits for it, so a busy
-    // connection changes its timer about once per timeout instead of twice per request. Guarded by _lock.
-    private long _deadline = NoDeadline;
-    private long _timerDue = NoDeadline;
     private bool _closing;
     private bool _headStarted;
 
@@ -348,42 +341,35 @@ internal sealed class HttpServerProtocol : IStreamProtocol
         _session.Disconnect();
     }
 
-    private const long NoDeadline = long.MaxValue;
-
-    // The longest wait a Timer takes (about 49 days); a longer timeout is waited for in steps.
-    private const long MaxTimerWait = uint.MaxValue - 1;
-
-    /// <summary>The connection times out <paramref name="timeout"/> from now (replacing any earlier deadline).</summary>
     private void Arm(TimeSpan timeout)
     {
         lock (_lock)
         {
             if (_closing)
                 return;
-            var now = Environment.TickCount64;
-            _deadline = now + (long)Math.Min(timeout.TotalMilliseconds, MaxTimerWait);
-            if (_timerDue > _deadline)
-                SetTimerLocked(now, _deadline);
+            try
+            {
+                _timer.Change(timeout, Timeout.InfiniteTimeSpan);
+            }
+            catch (ObjectDisposedException)
+            {
+                // Stopped meanwhile.
+            }
         }
     }
 
-    /// <summary>The connection does not time out (a request is being handled); a timer already set finds no deadline and stops.</summary>
     private void Disarm()
     {
         lock (_lock)
-            _deadline = NoDeadline;
-    }
-
-    private void SetTimerLocked(long now, long due)
-    {
-        _timerDue = due;
-        try
         {
-            _timer.Change(Math.Clamp(due - now, 0, MaxTimerWait), Timeout.Infinite);
-        }
-        catch (ObjectDisposedException)
-        {
-            // Stopped meanwhile.
+            try
+            {
+                _timer.Change(Timeout.Infinite, Timeout.Infinite);
+            }
+            catch (ObjectDisposedException)
+            {
+                // Stopped meanwhile.
+            }
         }
     }
 
@@ -394,16 +380,6 @@ internal sealed class HttpServerProtocol : IStreamProtocol
         {
             if (_closing)
                 return;
-            _timerDue = NoDeadline;
-            if (_deadline == NoDeadline)
-                return;
-            var now = Environment.TickCount64;
-            if (now < _deadline)
-            {
-                // The deadline moved since the timer was set: wait for it.
-                SetTimerLocked(now, _deadline);
-                return;
-            }
             _closing = true;
             partialHead = _headStarted;
         }
