@@ -51,6 +51,14 @@ public class ServerOptions : EndpointOptions
     public int SocketThreads { get; set; }
 
     /// <summary>
+    /// Serves the sessions of tcp, uds, http and ws from this many of the library's own epoll event loops
+    /// (<c>--event-loops</c>, the servers' <c>OptionEventLoops</c>; default 0: the runtime's socket engine). Hooks then run
+    /// on the loops' threads, as with inline completions (see the README).
+    /// </summary>
+    [Option("event-loops", Default = 0, HelpText = "tcp, uds, http, ws: serve sessions from this many of the library's own epoll event loops (OptionEventLoops; Linux) instead of the runtime's socket engine; hooks run on the loop threads.")]
+    public int EventLoops { get; set; }
+
+    /// <summary>
     /// udp: serves the socket from a thread of its own with blocking calls (<c>--receive-thread</c>, the library's
     /// <c>OptionReceiveThread</c>; default off) instead of through the runtime's socket engine.
     /// </summary>
@@ -64,6 +72,8 @@ public class ServerOptions : EndpointOptions
             return $"the lifetime (--lifetime) must not be negative, not {Lifetime}";
         if (SocketThreads is < 0 or > 1024)
             return $"the socket engine threads (--socket-threads) must be 0 to 1024, not {SocketThreads}";
+        if (EventLoops is < 0 or > 1024)
+            return $"the event loops (--event-loops) must be 0 to 1024, not {EventLoops}";
         if (Certificate is not null && string.IsNullOrWhiteSpace(Certificate))
             return "the certificate path (--cert) must not be empty";
         return base.Validate();

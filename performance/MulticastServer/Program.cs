@@ -13,13 +13,13 @@ namespace NetCoreServer.Performance.MulticastServer;
 internal static class Program
 {
     private static readonly ProtocolCatalog<ServerFactory<MulticastServerOptions>> s_protocols = new ProtocolCatalog<ServerFactory<MulticastServerOptions>>()
-        .Add("tcp", options => new MulticastTcpServer(options.Address, options.ResolvedPort, options.Messages, options.Size))
+        .Add("tcp", options => new MulticastTcpServer(options.Address, options.ResolvedPort, options.Messages, options.Size) { OptionEventLoops = options.EventLoops })
         // TLS 1.2 or 1.3 with the certificate of --cert (see DevelopmentTls).
         .Add("ssl", options => new MulticastSslServer(
             new SslContext(DevelopmentTls.ServerProtocols, DevelopmentTls.LoadServerCertificate(options.Certificate, options.Password)),
             options.Address, options.ResolvedPort, options.Messages, options.Size))
-        .Add("uds", options => new MulticastUdsServer(options.ResolvedPath, options.Messages, options.Size))
-        .Add("ws", options => new MulticastWsServer(options.Address, options.ResolvedPort, options.Messages, options.Size))
+        .Add("uds", options => new MulticastUdsServer(options.ResolvedPath, options.Messages, options.Size) { OptionEventLoops = options.EventLoops })
+        .Add("ws", options => new MulticastWsServer(options.Address, options.ResolvedPort, options.Messages, options.Size) { OptionEventLoops = options.EventLoops })
         .Add("wss", options => new MulticastWssServer(
             new SslContext(DevelopmentTls.ServerProtocols, DevelopmentTls.LoadServerCertificate(options.Certificate, options.Password)),
             options.Address, options.ResolvedPort, options.Messages, options.Size))

@@ -67,6 +67,24 @@ public abstract class StreamClient : StreamConnection
         }
     }
 
+    /// <summary>
+    /// Serve this client's connection from one of the library's own epoll event loops instead of the runtime's socket
+    /// engine (Linux only; ignored elsewhere, and by TLS clients). Default 0: the runtime's engine. See
+    /// <see cref="StreamServer.OptionEventLoops"/> for what it changes: hooks then run on the loop's thread.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The value is negative.</exception>
+    public int OptionEventLoops
+    {
+        get => _eventLoops;
+        set
+        {
+            ArgumentOutOfRangeException.ThrowIfNegative(value);
+            _eventLoops = value;
+        }
+    }
+
+    private int _eventLoops;
+
     /// <summary>Creates the socket to connect with; override to customise it. Not used for host-name endpoints.</summary>
     /// <returns>A new socket for <see cref="Endpoint"/>.</returns>
     protected virtual Socket CreateSocket()
@@ -397,10 +415,10 @@ public abstract class StreamClient : StreamConnection
     {
     }
 
-    /// <summary>The transport for a connected socket: plain by default, TLS for secure clients.</summary>
+    /// <summary>The transport for a connected socket: plain by default (on event loops if <see cref="OptionEventLoops"/> asks for them), TLS for secure clients.</summary>
     /// <param name="socket">The connected socket.</param>
     /// <returns>The transport the engine will use.</returns>
-    private protected virtual IStreamTransport CreateTransport(Socket socket) => new SocketTransport(socket);
+    private protected virtual IStreamTransport CreateTransport(Socket socket) => EpollTransport.Create(socket, OptionEventLoops);
 
     private void ConnectFailed(SocketError error, bool raiseDisconnecting)
     {

@@ -1,0 +1,376 @@
+using System;
+using System.Collections.Generic;
+using System.Net;
+using System.Net.Sockets;
+using System.Threading;
+using System.Threading.Tasks;
+using System.Threading.Tasks.Sources;
+using NetCoreServer.Core;
+
+namespace NetCoreServer.Transports;
+
+/// <summary>
+/// Stream transport over a connected socket served by one of the library's own <see cref="EventLoop"/>s instead of the
+/// runtime's socket engine (the <c>OptionEventLoops</c> of servers and clients; Linux only). The socket is non-blocking
+/// and registered once, edge-triggered; reads and writes are the socket's plain non-blocking calls, made at once and
+/// parked only when they would block. A completion runs on the loop's thread, the engine's loops with it.
+/// </summary>
+/// <remarks>
+/// Per echoed message this is one <c>recv</c> and one <c>send</c> and a share of an <c>epoll_wait</c>, what a C epoll
+/// server makes: no zero-byte peek, no re-arming, no hand-off to another thread. Edge-triggered readiness is kept
+/// here: an edge marks the socket readable, a read that comes back short or would block marks it drained, but only if no
+/// edge came in the meantime (counted in <see cref="_readEdges"/>, the same for writes), so an edge is never lost between
+/// a read and the mark. Every change of that state, and the parking and taking of a pending operation, is under the
+/// transport's lock: the loop's thread and the engine's callers meet there.
+/// </remarks>
+internal sealed class EpollTransport : IStreamTransport, IValueTaskSource<IoResult>
+{
+    // The runtime's gathered send takes up to this many segments without allocating (it stack-allocates their handles).
+    private const int MaxGather = 8;
+
+    private readonly Socket _socket;
+    private readonly EventLoop _loop;
+    private readonly int _fd;
+    private ManualResetValueTaskSourceCore<IoResult> _send;
+
+    // Under lock (this).
+    private bool _closed;
+    private bool _readable;
+    private int _readEdges;
+    private int _writeEdges;
+    private Memory<byte> _pendingBuffer;
+    private IReceiveCompletion? _pendingReceive;
+    private IReadOnlyList<ArraySegment<byte>>? _pendingSend;
+
+    // A batch of more than MaxGather segments is sent from its first ones, copied here.
+    private List<ArraySegment<byte>>? _gather;
+
+    /// <summary>
+    /// The plain transport for a connected socket: served by one of the first <paramref name="eventLoops"/> event loops
+    /// when that is above 0 and the system has epoll, else by the runtime's socket engine (also when the socket cannot
+    /// be registered, e.g. past the system's limit of watched descriptors).
+    /// </summary>
+    public static IStreamTransport Create(Socket socket, int eventLoops)
+    {
+        if (eventLoops > 0 && EventLoop.IsSupported)
+        {
+            try
+            {
+                return new EpollTransport(socket, EventLoop.Pick(eventLoops));
+            }
+            catch (SocketException)
+            {
+                socket.Blocking = true;
+            }
+        }
+        return new SocketTransport(socket);
+    }
+
+    private EpollTransport(Socket socket, EventLoop loop)
+    {
+        _socket = socket;
+        _loop = loop;
+        _send.RunContinuationsAsynchronously = false;
+        socket.Blocking = false;
+        _fd = (int)socket.Handle;
+        // Registering reports what is already there: data that came before this sets the socket readable at once.
+        loop.Register(this, _fd);
+    }
+
+    /// <summary>This registration's name in its loop (see <see cref="EventLoop"/>).</summary>
+    internal ulong Token;
+
+    public Socket Socket => _socket;
+
+    public EndPoint? AdmittedEndPoint { get; set; }
+
+    public ITlsInfo? Tls => null;
+
+    public ValueTask<SocketError> HandshakeAsync() => new(SocketError.Success);
+
+    public bool TryReceive(Memory<byte> buffer, IReceiveCompletion completion, out IoResult result)
+    {
+        while (true)
+        {
+            int edges;
+            lock (this)
+            {
+                if (_closed)
+                {
+                    result = IoResult.Failed(SocketError.OperationAborted);
+                    return true;
+                }
+                if (!_readable)
+                {
+                    _pendingBuffer = buffer;
+                    _pendingReceive = completion;
+                    result = default;
+                    return false;
+                }
+                edges = _readEdges;
+            }
+            // The zero-byte wait asks only whether there is something to read (data, end of stream or an error).
+            if (buffer.IsEmpty)
+            {
+                result = new IoResult(0, SocketError.Success);
+                return true;
+            }
+            result = ReceiveNow(buffer.Span);
+            // A stream read that comes back short has emptied the socket; one that would block found it empty.
+            var drained = result.Error == SocketError.WouldBlock || (result.Succeeded && result.Bytes > 0 && result.Bytes < buffer.Length);
+            if (drained)
+            {
+                lock (this)
+                {
+                    if (_readEdges == edges)
+                        _readable = false;
+                }
+            }
+            if (result.Error != SocketError.WouldBlock)
+                return true;
+        }
+    }
+
+    public ValueTask<IoResult> SendAsync(IReadOnlyList<ArraySegment<byte>> batch)
+    {
+        while (true)
+        {
+            var edges = Volatile.Read(ref _writeEdges);
+            var result = SendNow(batch);
+            if (result.Error != SocketError.WouldBlock)
+                return new ValueTask<IoResult>(result);
+            lock (this)
+            {
+                if (_closed)
+                    return new ValueTask<IoResult>(IoResult.Failed(SocketError.OperationAborted));
+                if (_writeEdges != edges)
+                    continue;
+                // Reset before the batch is parked: the loop may complete it as soon as the lock is released.
+                _send.Reset();
+                _pendingSend = batch;
+                return new ValueTask<IoResult>(this, _send.Version);
+            }
+        }
+    }
+
+    /// <summary>What the socket's edges say, on the loop's thread: a parked send goes on, then a parked receive.</summary>
+    internal void OnEvents(uint mask)
+    {
+        IReadOnlyList<ArraySegment<byte>>? send = null;
+        IReceiveCompletion? receive = null;
+        Memory<byte> buffer = default;
+        lock (this)
+        {
+            if (_closed)
+                return;
+            if ((mask & (EventLoop.Mask.Out | EventLoop.Mask.Err | EventLoop.Mask.Hup)) != 0)
+            {
+                _writeEdges++;
+                send = _pendingSend;
+                _pendingSend = null;
+            }
+            if ((mask & (EventLoop.Mask.In | EventLoop.Mask.RdHup | EventLoop.Mask.Err | EventLoop.Mask.Hup)) != 0)
+            {
+                _readEdges++;
+                _readable = true;
+                receive = _pendingReceive;
+                buffer = _pendingBuffer;
+                _pendingReceive = null;
+                _pendingBuffer = default;
+            }
+        }
+        if (send != null)
+            ContinueSend(send);
+        if (receive != null && TryReceive(buffer, receive, out var result))
+            receive.ReceiveCompleted(result);
+    }
+
+    private void ContinueSend(IReadOnlyList<ArraySegment<byte>> batch)
+    {
+        while (true)
+        {
+            var edges = Volatile.Read(ref _writeEdges);
+            var result = SendNow(batch);
+            if (result.Error == SocketError.WouldBlock)
+            {
+                lock (this)
+                {
+                    if (_closed)
+                    {
+                        result = IoResult.Failed(SocketError.OperationAborted);
+                    }
+                    else if (_writeEdges != edges)
+                    {
+                        continue;
+                    }
+                    else
+                    {
+                        _pendingSend = batch;
+                        return;
+                    }
+                }
+            }
+            _send.SetResult(result);
+            return;
+        }
+    }
+
+    private IoResult ReceiveNow(Span<byte> buffer)
+    {
+        try
+        {
+            var n = _socket.Receive(buffer, SocketFlags.None, out var error);
+            return new IoResult(n, error);
+        }
+        catch (ObjectDisposedException)
+        {
+            return IoResult.Failed(SocketError.OperationAborted);
+        }
+    }
+
+    /// <summary>Sends what the socket takes now; a partial send is a success (the engine sends the rest).</summary>
+    private IoResult SendNow(IReadOnlyList<ArraySegment<byte>> batch)
+    {
+        try
+        {
+            int n;
+            SocketError error;
+            if (batch.Count == 1)
+            {
+                n = _socket.Send(batch[0].AsSpan(), SocketFlags.None, out error);
+            }
+            else
+            {
+                n = _socket.Send(Gather(batch), SocketFlags.None, out error);
+            }
+            return new IoResult(error == SocketError.Success ? n : 0, error);
+        }
+        catch (ObjectDisposedException)
+        {
+            return IoResult.Failed(SocketError.OperationAborted);
+        }
+    }
+
+    private IList<ArraySegment<byte>> Gather(IReadOnlyList<ArraySegment<byte>> batch)
+    {
+        if (batch.Count <= MaxGather && batch is IList<ArraySegment<byte>> list)
+            return list;
+        var gather = _gather ??= new List<ArraySegment<byte>>(MaxGather);
+        gather.Clear();
+        for (var i = 0; i < batch.Count && i < MaxGather; i++)
+            gather.Add(batch[i]);
+        return gather;
+    }
+
+    public IoResult Send(ReadOnlySpan<byte> data)
+    {
+        try
+        {
+            var sent = 0;
+            while (sent < data.Length)
+            {
+                var n = _socket.Send(data.Slice(sent), SocketFlags.None, out var error);
+                if (error == SocketError.WouldBlock)
+                {
+                    _socket.Poll(-1, SelectMode.SelectWrite);
+                    continue;
+                }
+                if (error != SocketError.Success)
+                    return new IoResult(sent, error);
+                sent += n;
+            }
+            return new IoResult(sent, SocketError.Success);
+        }
+        catch (ObjectDisposedException)
+        {
+            return IoResult.Failed(SocketError.OperationAborted);
+        }
+    }
+
+    public IoResult Receive(Span<byte> buffer)
+    {
+        try
+        {
+            while (true)
+            {
+                var n = _socket.Receive(buffer, SocketFlags.None, out var error);
+                if (error != SocketError.WouldBlock)
+                    return new IoResult(n, error);
+                _socket.Poll(-1, SelectMode.SelectRead);
+            }
+        }
+        catch (ObjectDisposedException)
+        {
+            return IoResult.Failed(SocketError.OperationAborted);
+        }
+    }
+
+    public ValueTask ShutdownSendAsync()
+    {
+        try
+        {
+            _socket.Shutdown(SocketShutdown.Send);
+        }
+        catch (SocketException)
+        {
+            // Already reset by the peer: nothing left to flush.
+        }
+        catch (ObjectDisposedException)
+        {
+        }
+        return ValueTask.CompletedTask;
+    }
+
+    public void Close()
+    {
+        IReceiveCompletion? receive;
+        bool send;
+        lock (this)
+        {
+            if (_closed)
+                return;
+            _closed = true;
+            receive = _pendingReceive;
+            send = _pendingSend != null;
+            _pendingReceive = null;
+            _pendingBuffer = default;
+            _pendingSend = null;
+        }
+        // Out of the set while the descriptor is still this socket's: a socket the user disposed already has left it.
+        var handle = _socket.SafeHandle;
+        var held = false;
+        try
+        {
+            handle.DangerousAddRef(ref held);
+            _loop.Unregister(this, _fd);
+        }
+        catch (ObjectDisposedException)
+        {
+            _loop.Unregister(this, -1);
+        }
+        finally
+        {
+            if (held)
+                handle.DangerousRelease();
+        }
+        _socket.Dispose();
+        // What was parked ends as aborted, as a closed runtime socket's pending calls do, but not inside this call: the
+        // caller may hold the engine in a state its loops must not re-enter.
+        if (receive != null)
+            ThreadPool.UnsafeQueueUserWorkItem(static r => r.ReceiveCompleted(IoResult.Failed(SocketError.OperationAborted)), receive, preferLocal: false);
+        if (send)
+            ThreadPool.UnsafeQueueUserWorkItem(static t => t._send.SetResult(IoResult.Failed(SocketError.OperationAborted)), this, preferLocal: false);
+    }
+
+    void IDisposable.Dispose()
+    {
+        _gather = null;
+    }
+
+    IoResult IValueTaskSource<IoResult>.GetResult(short token) => _send.GetResult(token);
+
+    ValueTaskSourceStatus IValueTaskSource<IoResult>.GetStatus(short token) => _send.GetStatus(token);
+
+    void IValueTaskSource<IoResult>.OnCompleted(Action<object?> continuation, object? state, short token, ValueTaskSourceOnCompletedFlags flags)
+        => _send.OnCompleted(continuation, state, token, flags);
+}

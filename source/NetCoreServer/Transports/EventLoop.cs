@@ -1,0 +1,195 @@
+using System;
+using System.Collections.Generic;
+using System.Net.Sockets;
+using System.Runtime.InteropServices;
+using System.Threading;
+
+namespace NetCoreServer.Transports;
+
+/// <summary>
+/// One thread waiting in its own Linux epoll set for the sockets of <see cref="EpollTransport"/>s, and running their
+/// completions (and so the engine's loops and the hooks) on itself. The loops are process-wide and created on first
+/// use: a server or client asking for N loops spreads its connections over the first N, round robin. A loop that
+/// serves nothing waits in <c>epoll_wait</c> and uses no CPU.
+/// </summary>
+/// <remarks>
+/// Each socket is registered once, edge-triggered for reading and writing; the transport keeps what the edges said
+/// (see <see cref="EpollTransport"/>). An event names its transport by a token, the slot in this loop's table and a
+/// number never used before, so an event that was already returned for a transport closed since (whose slot may be
+/// taken again) reaches nobody.
+/// </remarks>
+internal sealed class EventLoop
+{
+    private const int MaxEvents = 256;
+
+    private static readonly object s_create = new();
+    private static EventLoop[] s_loops = [];
+    private static int s_next;
+
+    // epoll_event is packed on x86 and x86-64 (12 bytes, the data at offset 4) and naturally aligned elsewhere (16, at 8).
+    private static readonly bool s_packed = RuntimeInformation.ProcessArchitecture is Architecture.X64 or Architecture.X86;
+    private static readonly int s_stride = s_packed ? 12 : 16;
+    private static readonly int s_dataOffset = s_packed ? 4 : 8;
+
+    private readonly int _epoll;
+    private readonly Stack<int> _free = new();
+    private EpollTransport?[] _slots = new EpollTransport?[64];
+    private int _used;
+    private uint _registrations;
+
+    private EventLoop(int index)
+    {
+        _epoll = Native.epoll_create1(Native.EPOLL_CLOEXEC);
+        if (_epoll < 0)
+            throw new SocketException(Marshal.GetLastPInvokeError());
+        var thread = new Thread(Run) { IsBackground = true, Name = $"NetCoreServer event loop {index}" };
+        thread.UnsafeStart();
+    }
+
+    /// <summary>Whether this system has epoll (Linux); elsewhere the option asking for event loops is ignored.</summary>
+    public static bool IsSupported => OperatingSystem.IsLinux();
+
+    /// <summary>One of the first <paramref name="count"/> loops, round robin; the loops are made on first need.</summary>
+    public static EventLoop Pick(int count)
+    {
+        var loops = Volatile.Read(ref s_loops);
+        if (loops.Length < count)
+        {
+            lock (s_create)
+            {
+                loops = s_loops;
+                if (loops.Length < count)
+                {
+                    var more = new EventLoop[count];
+                    Array.Copy(loops, more, loops.Length);
+                    for (var i = loops.Length; i < count; i++)
+                        more[i] = new EventLoop(i);
+                    Volatile.Write(ref s_loops, more);
+                    loops = more;
+                }
+            }
+        }
+        return loops[(int)((uint)Interlocked.Increment(ref s_next) % (uint)count)];
+    }
+
+    /// <summary>Adds the transport's socket to this loop's set; from here on its events reach <see cref="EpollTransport.OnEvents"/>.</summary>
+    public void Register(EpollTransport transport, int fd)
+    {
+        lock (_free)
+        {
+            var slot = _free.Count > 0 ? _free.Pop() : _used++;
+            if (slot == _slots.Length)
+            {
+                var more = new EpollTransport?[_slots.Length * 2];
+                Array.Copy(_slots, more, _slots.Length);
+                Volatile.Write(ref _slots, more);
+            }
+            _slots[slot] = transport;
+            transport.Token = ((ulong)++_registrations << 32) | (uint)slot;
+        }
+        var ev = Event(Native.EPOLLIN | Native.EPOLLOUT | Native.EPOLLRDHUP | Native.EPOLLET, transport.Token);
+        if (Native.epoll_ctl(_epoll, Native.EPOLL_CTL_ADD, fd, ev) != 0)
+        {
+            var error = Marshal.GetLastPInvokeError();
+            Release(transport);
+            throw new SocketException(error);
+        }
+    }
+
+    /// <summary>Takes the socket out of the set (while its descriptor is still open) and frees the transport's slot.</summary>
+    public void Unregister(EpollTransport transport, int fd)
+    {
+        if (fd >= 0)
+            Native.epoll_ctl(_epoll, Native.EPOLL_CTL_DEL, fd, Event(0, 0));
+        Release(transport);
+    }
+
+    private void Release(EpollTransport transport)
+    {
+        lock (_free)
+        {
+            var slot = (int)(uint)transport.Token;
+            if (slot < _slots.Length && _slots[slot] == transport)
+            {
+                _slots[slot] = null;
+                _free.Push(slot);
+            }
+        }
+    }
+
+    private static byte[] Event(uint events, ulong data)
+    {
+        var ev = new byte[16];
+        MemoryMarshal.Write(ev, in events);
+        MemoryMarshal.Write(ev.AsSpan(s_dataOffset), in data);
+        return ev;
+    }
+
+    private void Run()
+    {
+        var events = new byte[MaxEvents * s_stride];
+        while (true)
+        {
+            var count = Native.epoll_wait(_epoll, events, MaxEvents, -1);
+            if (count < 0)
+            {
+                // EINTR (a signal) is the only error a valid set gives; anything else would spin, so back off.
+                if (Marshal.GetLastPInvokeError() != Native.EINTR)
+                    Thread.Sleep(10);
+                continue;
+            }
+            var slots = Volatile.Read(ref _slots);
+            for (var i = 0; i < count; i++)
+            {
+                var entry = events.AsSpan(i * s_stride, s_stride);
+                var mask = MemoryMarshal.Read<uint>(entry);
+                var token = MemoryMarshal.Read<ulong>(entry.Slice(s_dataOffset));
+                var slot = (int)(uint)token;
+                if (slot >= slots.Length)
+                    slots = Volatile.Read(ref _slots);
+                var transport = slot < slots.Length ? slots[slot] : null;
+                if (transport == null || transport.Token != token)
+                    continue;
+                try
+                {
+                    transport.OnEvents(mask);
+                }
+                catch (Exception)
+                {
+                    // The engine turns its own faults into a disconnect; nothing may end the loop that serves the others.
+                }
+            }
+        }
+    }
+
+    private static class Native
+    {
+        public const int EPOLL_CLOEXEC = 0x80000;
+        public const int EPOLL_CTL_ADD = 1;
+        public const int EPOLL_CTL_DEL = 2;
+        public const uint EPOLLIN = 0x001;
+        public const uint EPOLLOUT = 0x004;
+        public const uint EPOLLRDHUP = 0x2000;
+        public const uint EPOLLET = 0x80000000;
+        public const int EINTR = 4;
+
+        [DllImport("libc", SetLastError = true)]
+        public static extern int epoll_create1(int flags);
+
+        [DllImport("libc", SetLastError = true)]
+        public static extern int epoll_ctl(int epfd, int op, int fd, byte[] ev);
+
+        [DllImport("libc", SetLastError = true)]
+        public static extern int epoll_wait(int epfd, [Out] byte[] events, int maxevents, int timeout);
+    }
+
+    /// <summary>The readiness bits <see cref="EpollTransport.OnEvents"/> is handed.</summary>
+    internal static class Mask
+    {
+        public const uint In = 0x001;
+        public const uint Out = 0x004;
+        public const uint Err = 0x008;
+        public const uint Hup = 0x010;
+        public const uint RdHup = 0x2000;
+    }
+}
