@@ -33,7 +33,8 @@ internal interface IStreamTransport : IDisposable
 
     /// <summary>
     /// Receives into <paramref name="buffer"/>; an empty buffer waits for data without consuming it, and zero bytes on
-    /// a non-empty buffer means the peer closed its side. True when the receive completed at once
+    /// a non-empty buffer means the peer closed its side; WouldBlock (from a transport that reads at once, without
+    /// waiting first) means nothing was there after all, and the next call waits. True when the receive completed at once
     /// (<paramref name="result"/> says how); false when it is pending, and then <paramref name="completion"/> is told
     /// once it completes. The engine's receive loop waits this way, so an idle connection holds no state machine. A
     /// transport whose receive is a <see cref="ValueTask{TResult}"/> (TLS) hands it on with

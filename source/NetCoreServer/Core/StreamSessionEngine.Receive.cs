@@ -125,6 +125,17 @@ internal sealed partial class StreamSessionEngine : IReceiveCompletion
     private bool HandleReceive(IoResult result)
     {
         var buffer = _receiveBuffer;
+        if (result.Error == SocketError.WouldBlock)
+        {
+            // A transport that reads at once (the event loops) found nothing after all: idle again without a buffer,
+            // unless it holds part of a message.
+            if (buffer != null && _receiveFilled == 0)
+            {
+                EngineBuffers.Return(buffer);
+                _receiveBuffer = null;
+            }
+            return true;
+        }
         if (buffer == null && result.Succeeded)
         {
             // The zero-byte wait saw data: now rent the buffer to read it into.

@@ -13,7 +13,8 @@ internal sealed partial class StreamSessionEngine
     /// NetCoreServer's synchronous send: blocks until the bytes are handed to the transport, in order with queued
     /// asynchronous sends. When nothing else is sending it writes directly; otherwise it queues and waits, except
     /// where waiting would wait on itself (inside OnSent/OnEmpty, or inside a hook before the TLS handshake), where
-    /// it queues and returns. Before the handshake the data waits for it.
+    /// it queues and returns. Before the handshake the data waits for it. On an event loop's thread it always queues and
+    /// returns: waiting there could wait for the loop itself.
     /// </summary>
     public long SendBlocking(ReadOnlySpan<byte> data) => SendBlocking(data, default);
 
@@ -31,7 +32,9 @@ internal sealed partial class StreamSessionEngine
             if (!AcceptsSends)
                 return 0;
             MaterializeLocked();
-            direct = Ready && !SendRunning && QueueEmpty;
+            // On an event loop's thread a blocking write could wait for the loop itself: the bytes are queued instead.
+            var onLoop = Transports.EventLoop.IsLoopThread;
+            direct = Ready && !SendRunning && QueueEmpty && !onLoop;
             if (direct)
             {
                 SendRunning = true;
@@ -44,7 +47,7 @@ internal sealed partial class StreamSessionEngine
                 AppendLocked(head);
                 AppendLocked(body);
                 start = AcceptedLocked(length, mayHold: false);
-                if (!Hooks.Inside(this, HookKind.Sending) && (Ready || !Hooks.Inside(this)))
+                if (!onLoop && !Hooks.Inside(this, HookKind.Sending) && (Ready || !Hooks.Inside(this)))
                     wait = AddWaiterLocked();
             }
         }

@@ -84,11 +84,11 @@ internal sealed partial class StreamSessionEngine
     public IStreamTransport Transport => _transport;
 
     /// <summary>
-    /// The transport's identity hash (the idle sweep keys a dictionary by engine). The engine's own is left unused: an
-    /// object whose header holds an identity hash and is then locked, as the engine locks itself, moves both into a
-    /// sync block the runtime allocates for it.
+    /// The transport's hash (the idle sweep keys a dictionary by engine): its identity hash unless it has a hash of its
+    /// own. The engine's own is left unused: an object whose header holds an identity hash and is then locked, as the
+    /// engine locks itself, moves both into a sync block the runtime allocates for it.
     /// </summary>
-    public override int GetHashCode() => RuntimeHelpers.GetHashCode(_transport);
+    public override int GetHashCode() => _transport.GetHashCode();
 
     /// <summary>Reference equality, as ever; declared beside <see cref="GetHashCode"/>.</summary>
     public override bool Equals(object? obj) => ReferenceEquals(this, obj);

@@ -20,7 +20,9 @@ namespace NetCoreServer.Transports;
 /// server makes: no zero-byte peek, no re-arming, no hand-off to another thread. Edge-triggered readiness is kept
 /// here: an edge marks the socket readable, a read that comes back short or would block marks it drained, but only if no
 /// edge came in the meantime (counted in <see cref="_readEdges"/>, the same for writes), so an edge is never lost between
-/// a read and the mark. Every change of that state, and the parking and taking of a pending operation, is under the
+/// a read and the mark; an edge that comes during a read on the loop's own thread waits in the epoll set until the loop
+/// looks again. Once the peer's end of stream (or an error) was announced, reads go on until they return it: its one
+/// edge may have come with the data a short read took. Every change of that state, and the parking and taking of a pending operation, is under the
 /// transport's lock: the loop's thread and the engine's callers meet there.
 /// </remarks>
 internal sealed class EpollTransport : IStreamTransport, IValueTaskSource<IoResult>
@@ -33,11 +35,22 @@ internal sealed class EpollTransport : IStreamTransport, IValueTaskSource<IoResu
     private readonly int _fd;
     private ManualResetValueTaskSourceCore<IoResult> _send;
 
-    // Under lock (this).
+    // Reads a connection makes in a row on its loop's thread before the others get their turn.
+    private const int ReadsPerTurn = 16;
+
+    // Guards the state below: the loop's thread and the engine's callers meet here. Not the transport itself, whose
+    // header may hold the identity hash of the idle sweep's key (see GetHashCode).
+    private readonly object _gate = new();
+
+    // Under _gate.
     private bool _closed;
     private bool _readable;
+    private bool _readToEnd;
     private int _readEdges;
     private int _writeEdges;
+
+    // Reads since the connection last parked or had its turn (the loop's thread; a stray count elsewhere is harmless).
+    private int _reads;
     private Memory<byte> _pendingBuffer;
     private IReceiveCompletion? _pendingReceive;
     private IReadOnlyList<ArraySegment<byte>>? _pendingSend;
@@ -90,45 +103,72 @@ internal sealed class EpollTransport : IStreamTransport, IValueTaskSource<IoResu
 
     public bool TryReceive(Memory<byte> buffer, IReceiveCompletion completion, out IoResult result)
     {
-        while (true)
+        int edges;
+        lock (_gate)
         {
-            int edges;
-            lock (this)
+            if (_closed)
             {
-                if (_closed)
-                {
-                    result = IoResult.Failed(SocketError.OperationAborted);
-                    return true;
-                }
-                if (!_readable)
-                {
-                    _pendingBuffer = buffer;
-                    _pendingReceive = completion;
-                    result = default;
-                    return false;
-                }
-                edges = _readEdges;
-            }
-            // The zero-byte wait asks only whether there is something to read (data, end of stream or an error).
-            if (buffer.IsEmpty)
-            {
-                result = new IoResult(0, SocketError.Success);
+                result = IoResult.Failed(SocketError.OperationAborted);
                 return true;
             }
-            result = ReceiveNow(buffer.Span);
-            // A stream read that comes back short has emptied the socket; one that would block found it empty.
-            var drained = result.Error == SocketError.WouldBlock || (result.Succeeded && result.Bytes > 0 && result.Bytes < buffer.Length);
-            if (drained)
+            // Parked while nothing is there, or (on the loop's own thread) once this connection had its turn: it goes
+            // on after the loop has looked at its other sockets.
+            var turnUsed = _readable && _reads >= ReadsPerTurn && _loop.IsCurrent;
+            if (!_readable || turnUsed)
             {
-                lock (this)
-                {
-                    if (_readEdges == edges)
-                        _readable = false;
-                }
+                _pendingBuffer = buffer;
+                _pendingReceive = completion;
+                _reads = 0;
+                if (turnUsed)
+                    _loop.Defer(this);
+                result = default;
+                return false;
             }
-            if (result.Error != SocketError.WouldBlock)
-                return true;
+            edges = _readEdges;
         }
+        // The zero-byte wait asks only whether there is something to read (data, end of stream or an error).
+        if (buffer.IsEmpty)
+        {
+            result = new IoResult(0, SocketError.Success);
+            return true;
+        }
+        result = ReceiveNow(buffer.Span);
+        _reads++;
+        // A stream read that would block found the socket empty; one that comes back short has emptied it, unless the
+        // end of stream or urgent data is announced (a read stops before either, and its one edge may have come already).
+        var wouldBlock = result.Error == SocketError.WouldBlock;
+        if (wouldBlock || (result.Succeeded && result.Bytes > 0 && result.Bytes < buffer.Length && !_readToEnd))
+        {
+            lock (_gate)
+            {
+                if (_readEdges == edges)
+                {
+                    _readable = false;
+                    if (wouldBlock)
+                        _readToEnd = false;
+                }
+            }
+        }
+        // A read that would block goes back to the engine too: it idles without its buffer (the next call parks).
+        return true;
+    }
+
+    /// <summary>A receive deferred for fairness (see <see cref="TryReceive"/>), on the loop's thread after its next look at the set.</summary>
+    internal void RunDeferred()
+    {
+        IReceiveCompletion? receive;
+        Memory<byte> buffer;
+        lock (_gate)
+        {
+            receive = _pendingReceive;
+            buffer = _pendingBuffer;
+            if (receive == null || !_readable)
+                return;
+            _pendingReceive = null;
+            _pendingBuffer = default;
+        }
+        if (TryReceive(buffer, receive, out var result))
+            receive.ReceiveCompleted(result);
     }
 
     public ValueTask<IoResult> SendAsync(IReadOnlyList<ArraySegment<byte>> batch)
@@ -139,7 +179,7 @@ internal sealed class EpollTransport : IStreamTransport, IValueTaskSource<IoResu
             var result = SendNow(batch);
             if (result.Error != SocketError.WouldBlock)
                 return new ValueTask<IoResult>(result);
-            lock (this)
+            lock (_gate)
             {
                 if (_closed)
                     return new ValueTask<IoResult>(IoResult.Failed(SocketError.OperationAborted));
@@ -159,7 +199,7 @@ internal sealed class EpollTransport : IStreamTransport, IValueTaskSource<IoResu
         IReadOnlyList<ArraySegment<byte>>? send = null;
         IReceiveCompletion? receive = null;
         Memory<byte> buffer = default;
-        lock (this)
+        lock (_gate)
         {
             if (_closed)
                 return;
@@ -169,20 +209,29 @@ internal sealed class EpollTransport : IStreamTransport, IValueTaskSource<IoResu
                 send = _pendingSend;
                 _pendingSend = null;
             }
-            if ((mask & (EventLoop.Mask.In | EventLoop.Mask.RdHup | EventLoop.Mask.Err | EventLoop.Mask.Hup)) != 0)
+            if ((mask & (EventLoop.Mask.In | EventLoop.Mask.Pri | EventLoop.Mask.RdHup | EventLoop.Mask.Err | EventLoop.Mask.Hup)) != 0)
             {
                 _readEdges++;
                 _readable = true;
+                // The peer's end of stream, or urgent data, waits behind the data and announces itself once.
+                if ((mask & (EventLoop.Mask.Pri | EventLoop.Mask.RdHup | EventLoop.Mask.Hup)) != 0)
+                    _readToEnd = true;
                 receive = _pendingReceive;
                 buffer = _pendingBuffer;
                 _pendingReceive = null;
                 _pendingBuffer = default;
             }
         }
-        if (send != null)
-            ContinueSend(send);
-        if (receive != null && TryReceive(buffer, receive, out var result))
-            receive.ReceiveCompleted(result);
+        try
+        {
+            if (send != null)
+                ContinueSend(send);
+        }
+        finally
+        {
+            if (receive != null && TryReceive(buffer, receive, out var result))
+                receive.ReceiveCompleted(result);
+        }
     }
 
     private void ContinueSend(IReadOnlyList<ArraySegment<byte>> batch)
@@ -193,7 +242,7 @@ internal sealed class EpollTransport : IStreamTransport, IValueTaskSource<IoResu
             var result = SendNow(batch);
             if (result.Error == SocketError.WouldBlock)
             {
-                lock (this)
+                lock (_gate)
                 {
                     if (_closed)
                     {
@@ -272,7 +321,8 @@ internal sealed class EpollTransport : IStreamTransport, IValueTaskSource<IoResu
                 var n = _socket.Send(data.Slice(sent), SocketFlags.None, out var error);
                 if (error == SocketError.WouldBlock)
                 {
-                    _socket.Poll(-1, SelectMode.SelectWrite);
+                    if (!_socket.Poll(Microseconds(_socket.SendTimeout), SelectMode.SelectWrite))
+                        return new IoResult(sent, SocketError.TimedOut);
                     continue;
                 }
                 if (error != SocketError.Success)
@@ -296,7 +346,8 @@ internal sealed class EpollTransport : IStreamTransport, IValueTaskSource<IoResu
                 var n = _socket.Receive(buffer, SocketFlags.None, out var error);
                 if (error != SocketError.WouldBlock)
                     return new IoResult(n, error);
-                _socket.Poll(-1, SelectMode.SelectRead);
+                if (!_socket.Poll(Microseconds(_socket.ReceiveTimeout), SelectMode.SelectRead))
+                    return IoResult.Failed(SocketError.TimedOut);
             }
         }
         catch (ObjectDisposedException)
@@ -304,6 +355,9 @@ internal sealed class EpollTransport : IStreamTransport, IValueTaskSource<IoResu
             return IoResult.Failed(SocketError.OperationAborted);
         }
     }
+
+    // The socket's timeouts (milliseconds, 0 for none) as Poll takes them.
+    private static int Microseconds(int milliseconds) => milliseconds > 0 ? (int)Math.Min(int.MaxValue, milliseconds * 1000L) : -1;
 
     public ValueTask ShutdownSendAsync()
     {
@@ -325,7 +379,7 @@ internal sealed class EpollTransport : IStreamTransport, IValueTaskSource<IoResu
     {
         IReceiveCompletion? receive;
         bool send;
-        lock (this)
+        lock (_gate)
         {
             if (_closed)
                 return;
@@ -361,6 +415,12 @@ internal sealed class EpollTransport : IStreamTransport, IValueTaskSource<IoResu
         if (send)
             ThreadPool.UnsafeQueueUserWorkItem(static t => t._send.SetResult(IoResult.Failed(SocketError.OperationAborted)), this, preferLocal: false);
     }
+
+    /// <summary>From the registration's token: taking the identity hash would make the runtime give the transport a sync block.</summary>
+    public override int GetHashCode() => Token.GetHashCode();
+
+    /// <summary>Reference equality, as ever; declared beside <see cref="GetHashCode"/>.</summary>
+    public override bool Equals(object? obj) => ReferenceEquals(this, obj);
 
     void IDisposable.Dispose()
     {

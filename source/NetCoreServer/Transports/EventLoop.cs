@@ -31,8 +31,14 @@ internal sealed class EventLoop
     private static readonly int s_stride = s_packed ? 12 : 16;
     private static readonly int s_dataOffset = s_packed ? 4 : 8;
 
+    [ThreadStatic]
+    private static EventLoop? t_current;
+
     private readonly int _epoll;
     private readonly Stack<int> _free = new();
+    // Transports whose connection used up its turn (see EpollTransport.TryReceive): run again after the next look at
+    // the epoll set, so one busy connection cannot keep the loop from the others. Touched by the loop's thread only.
+    private readonly Queue<EpollTransport> _deferred = new();
     private EpollTransport?[] _slots = new EpollTransport?[64];
     private int _used;
     private uint _registrations;
@@ -45,6 +51,15 @@ internal sealed class EventLoop
         var thread = new Thread(Run) { IsBackground = true, Name = $"NetCoreServer event loop {index}" };
         thread.UnsafeStart();
     }
+
+    /// <summary>
+    /// True on an event loop's thread: a call that blocks there stalls every connection of the loop, and one that waits
+    /// for a socket of the same loop waits forever (the engine queues a blocking send instead; see SendBlocking).
+    /// </summary>
+    public static bool IsLoopThread => t_current != null;
+
+    /// <summary>True on this loop's own thread.</summary>
+    public bool IsCurrent => t_current == this;
 
     /// <summary>Whether this system has epoll (Linux); elsewhere the option asking for event loops is ignored.</summary>
     public static bool IsSupported => OperatingSystem.IsLinux();
@@ -87,7 +102,7 @@ internal sealed class EventLoop
             _slots[slot] = transport;
             transport.Token = ((ulong)++_registrations << 32) | (uint)slot;
         }
-        var ev = Event(Native.EPOLLIN | Native.EPOLLOUT | Native.EPOLLRDHUP | Native.EPOLLET, transport.Token);
+        var ev = Event(Native.EPOLLIN | Native.EPOLLPRI | Native.EPOLLOUT | Native.EPOLLRDHUP | Native.EPOLLET, transport.Token);
         if (Native.epoll_ctl(_epoll, Native.EPOLL_CTL_ADD, fd, ev) != 0)
         {
             var error = Marshal.GetLastPInvokeError();
@@ -117,6 +132,13 @@ internal sealed class EventLoop
         }
     }
 
+    /// <summary>Runs the transport's <see cref="EpollTransport.RunDeferred"/> after the loop has looked at its set again; loop thread only.</summary>
+    public void Defer(EpollTransport transport)
+    {
+        System.Diagnostics.Debug.Assert(IsCurrent, "deferred from the loop's own thread");
+        _deferred.Enqueue(transport);
+    }
+
     private static byte[] Event(uint events, ulong data)
     {
         var ev = new byte[16];
@@ -127,10 +149,13 @@ internal sealed class EventLoop
 
     private void Run()
     {
-        var events = new byte[MaxEvents * s_stride];
+        t_current = this;
+        // Pinned once: the array stays fixed while epoll_wait blocks on it.
+        var events = GC.AllocateArray<byte>(MaxEvents * s_stride, pinned: true);
         while (true)
         {
-            var count = Native.epoll_wait(_epoll, events, MaxEvents, -1);
+            // With deferred work waiting, only look at what is ready now.
+            var count = Native.epoll_wait(_epoll, events, MaxEvents, _deferred.Count > 0 ? 0 : -1);
             if (count < 0)
             {
                 // EINTR (a signal) is the only error a valid set gives; anything else would spin, so back off.
@@ -159,6 +184,17 @@ internal sealed class EventLoop
                     // The engine turns its own faults into a disconnect; nothing may end the loop that serves the others.
                 }
             }
+            // Those deferred before this pass; a connection deferred again now waits for the next one.
+            for (var n = _deferred.Count; n > 0; n--)
+            {
+                try
+                {
+                    _deferred.Dequeue().RunDeferred();
+                }
+                catch (Exception)
+                {
+                }
+            }
         }
     }
 
@@ -168,6 +204,7 @@ internal sealed class EventLoop
         public const int EPOLL_CTL_ADD = 1;
         public const int EPOLL_CTL_DEL = 2;
         public const uint EPOLLIN = 0x001;
+        public const uint EPOLLPRI = 0x002;
         public const uint EPOLLOUT = 0x004;
         public const uint EPOLLRDHUP = 0x2000;
         public const uint EPOLLET = 0x80000000;
@@ -187,6 +224,7 @@ internal sealed class EventLoop
     internal static class Mask
     {
         public const uint In = 0x001;
+        public const uint Pri = 0x002;
         public const uint Out = 0x004;
         public const uint Err = 0x008;
         public const uint Hup = 0x010;

@@ -11,6 +11,12 @@ public abstract class TestTransport
 
     public static readonly TestTransport Uds = new UdsTestTransport();
 
+    /// <summary>TCP with the server's sessions on two of the library's epoll event loops (OptionEventLoops = 2).</summary>
+    public static readonly TestTransport TcpLoops = new TcpTestTransport(eventLoops: 2);
+
+    /// <summary>Unix sockets with the server's sessions on two event loops.</summary>
+    public static readonly TestTransport UdsLoops = new UdsTestTransport(eventLoops: 2);
+
     /// <summary>True for Unix domain sockets (no ports, no address families).</summary>
     public virtual bool IsUnix => false;
 

@@ -5,16 +5,16 @@ using System.Net.Sockets;
 
 namespace NetCoreServer.Tests.Support;
 
-/// <summary>Unix domain sockets, each server on a unique temporary path.</summary>
-internal sealed class UdsTestTransport : TestTransport
+/// <summary>Unix domain sockets, each server on a unique temporary path; with event loops, served by the library's own epoll loops.</summary>
+internal sealed class UdsTestTransport(int eventLoops = 0) : TestTransport
 {
     public static string NewPath() => Path.Combine(Path.GetTempPath(), "ncs-" + Guid.NewGuid().ToString("N")[..12] + ".sock");
 
-    internal override IServerControl CreateServer(TestServer probe, IPAddress address) => new ProbeServers.Uds(probe, NewPath());
+    internal override IServerControl CreateServer(TestServer probe, IPAddress address) => new ProbeServers.Uds(probe, NewPath()) { OptionEventLoops = eventLoops };
 
     internal override StreamClient CreateClient(TestClient probe, EndPoint endpoint) => new ProbeClients.Uds(probe, (UnixDomainSocketEndPoint)endpoint);
 
     public override bool IsUnix => true;
 
-    public override string ToString() => "uds";
+    public override string ToString() => eventLoops > 0 ? "uds-loops" : "uds";
 }
