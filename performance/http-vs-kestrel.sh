@@ -5,6 +5,7 @@
 #   ROUNDS=5 SECONDS_PER_RUN=5 performance/http-vs-kestrel.sh
 #   INLINE=1 performance/http-vs-kestrel.sh        # both servers with inline socket completions (see below)
 #   INLINE=1 SOCKET_THREADS=1 performance/http-vs-kestrel.sh   # ... and one socket engine thread each
+#   EVENT_LOOPS=1 performance/http-vs-kestrel.sh   # ours on one of the library's epoll event loops (http only)
 #
 # Builds performance/EchoServer (ours, --protocol http|https) and performance/KestrelServer (the baseline: a minimal-API
 # app on Kestrel, HTTP/1.1, logging off, same GC mode, same development certificate) in Release. Both serve the same two
@@ -24,7 +25,9 @@
 # Kestrel also its socket transport's UnsafePreferInlineScheduling, so that it too goes on with the request on that
 # thread. The default (INLINE=0) leaves both servers on the runtime's defaults. SOCKET_THREADS=N (default: unset, the
 # runtime's choice) sets the runtime's DOTNET_SYSTEM_NET_SOCKETS_THREAD_COUNT=N for both servers: its socket engine
-# threads, which with inline completions are the threads that serve the requests.
+# threads, which with inline completions are the threads that serve the requests. EVENT_LOOPS=N (default 0) starts ours
+# with --event-loops N: its plain HTTP sessions are served by N of the library's own epoll loops (OptionEventLoops;
+# HTTPS stays on the runtime's engine, TLS does not use the loops); Kestrel has no such mode and keeps its settings.
 # Environment: CASES (all four: "fixed/http fixed/https trace/http trace/https"), ROUNDS (3), SECONDS_PER_RUN (10),
 # WARMUP_SECONDS (2), CONNECTIONS (100), MESSAGE_SIZE (32, the TRACE body), HTTP_BENCH_OUT (artifacts/http-vs-kestrel: wrk outputs, server logs, results.tsv).
 # Needs the .NET SDK (with the ASP.NET Core shared framework, part of the SDK) and wrk (apt package wrk).
@@ -38,6 +41,7 @@ CONNECTIONS="${CONNECTIONS:-100}"
 MESSAGE_SIZE="${MESSAGE_SIZE:-32}"
 INLINE="${INLINE:-0}"
 SOCKET_THREADS="${SOCKET_THREADS:-}"
+EVENT_LOOPS="${EVENT_LOOPS:-0}"
 OUT="${HTTP_BENCH_OUT:-$ROOT/artifacts/http-vs-kestrel}"
 ADDRESS=127.0.0.1
 
@@ -65,9 +69,17 @@ if [[ -n "$SOCKET_THREADS" ]]; then
     fi
     export DOTNET_SYSTEM_NET_SOCKETS_THREAD_COUNT="$SOCKET_THREADS"
 fi
+if ! [[ "$EVENT_LOOPS" =~ ^[0-9]+$ ]]; then
+    echo "http-vs-kestrel.sh: EVENT_LOOPS must be a whole number, not '$EVENT_LOOPS'" >&2
+    exit 2
+fi
 SERVER_ARGS=()
 if (( INLINE )); then
     SERVER_ARGS=(--inline-completions)
+fi
+OURS_ARGS=("${SERVER_ARGS[@]}")
+if (( EVENT_LOOPS > 0 )); then
+    OURS_ARGS+=(--event-loops "$EVENT_LOOPS")
 fi
 if ! [[ "$WARMUP_SECONDS" =~ ^[0-9]+$ ]]; then
     echo "http-vs-kestrel.sh: WARMUP_SECONDS must be a whole number, not '$WARMUP_SECONDS'" >&2
@@ -101,7 +113,7 @@ start_server() {
     local log="$1" server="$2" scheme="$3"
     : > "$log"
     case "$server" in
-        ours) dotnet "$(dll EchoServer)" --protocol "$scheme" -a "$ADDRESS" -p 0 --lifetime "$SERVER_LIFETIME" "${SERVER_ARGS[@]}" >> "$log" 2>&1 & ;;
+        ours) dotnet "$(dll EchoServer)" --protocol "$scheme" -a "$ADDRESS" -p 0 --lifetime "$SERVER_LIFETIME" "${OURS_ARGS[@]}" >> "$log" 2>&1 & ;;
         kestrel) dotnet "$(dll KestrelServer)" 0 "$scheme" --address "$ADDRESS" --lifetime "$SERVER_LIFETIME" "${SERVER_ARGS[@]}" >> "$log" 2>&1 & ;;
     esac
     server_pid=$!
@@ -170,6 +182,7 @@ done
 mode="runtime defaults"
 (( INLINE )) && mode="inline socket completions (INLINE=1)"
 [[ -n "$SOCKET_THREADS" ]] && mode="$mode, $SOCKET_THREADS socket engine thread(s)"
+(( EVENT_LOOPS > 0 )) && mode="$mode; ours on $EVENT_LOOPS event loop(s) (EVENT_LOOPS=$EVENT_LOOPS)"
 echo "Running: $ROUNDS rounds, $mode; per case ours then Kestrel, each on a fresh server: ${WARMUP_SECONDS} s warm-up, then wrk -t1 -c$CONNECTIONS -d${SECONDS_PER_RUN}s"
 load_average before
 for round in $(seq 1 "$ROUNDS"); do
