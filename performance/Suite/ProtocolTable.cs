@@ -25,6 +25,10 @@ internal static class ProtocolTable
         // "Inline socket completions"), for ours and the raw server alike: a single-threaded server, as the C reference is.
         new("tcp-inline", Echo | RawEcho | CEcho | CLoad, 1000) { Transport = "tcp", RuntimeOptions = Inline },
         new("uds-inline", Echo | RawEcho | CEcho | CLoad, 1000) { Transport = "uds", RuntimeOptions = Inline },
+        // Our server's sessions on one of the library's own epoll event loops (OptionEventLoops = 1); the raw server in
+        // its best mode as above (the loops serve no accept, so ours gets the same runtime settings).
+        new("tcp-loops", Echo | Multicast | RawEcho | CEcho | CMulticast | CLoad, 1000) { Transport = "tcp", RuntimeOptions = Inline, ServerOptions = Loops },
+        new("uds-loops", Echo | RawEcho | CEcho | CLoad, 1000) { Transport = "uds", RuntimeOptions = Inline, ServerOptions = Loops },
         new("http", Echo, 100),
         new("https", Echo, 100),
         new("ws", Echo | Multicast, 1000),
@@ -32,6 +36,8 @@ internal static class ProtocolTable
     ];
 
     private static string[] Inline => ["--inline-completions", "--socket-threads", "1"];
+
+    private static string[] Loops => ["--event-loops", "1"];
 
     /// <summary>The entry named <paramref name="name"/>, or null.</summary>
     public static ProtocolEntry? Find(string name) => All.FirstOrDefault(entry => entry.Name == name);
