@@ -51,11 +51,11 @@ public class ServerOptions : EndpointOptions
     public int SocketThreads { get; set; }
 
     /// <summary>
-    /// Serves the sessions of tcp, uds, http and ws from this many of the library's own epoll event loops
+    /// Serves the sessions of the stream protocols (tcp, ssl, uds, http, https, ws, wss) from this many of the library's own epoll event loops
     /// (<c>--event-loops</c>, the servers' <c>OptionEventLoops</c>; default 0: the runtime's socket engine). Hooks then run
     /// on the loops' threads, as with inline completions (see the README).
     /// </summary>
-    [Option("event-loops", Default = 0, HelpText = "tcp, uds, http, ws: serve sessions from this many of the library's own epoll event loops (OptionEventLoops; Linux) instead of the runtime's socket engine; hooks run on the loop threads.")]
+    [Option("event-loops", Default = 0, HelpText = "Stream protocols: serve sessions from this many of the library's own epoll event loops (OptionEventLoops; Linux) instead of the runtime's socket engine; hooks run on the loop threads.")]
     public int EventLoops { get; set; }
 
     /// <summary>

@@ -13,14 +13,14 @@ internal static class Program
 {
     private static readonly ProtocolCatalog<ServerFactory<ServerOptions>> s_protocols = new ProtocolCatalog<ServerFactory<ServerOptions>>()
         .Add("tcp", options => new EchoTcpServer(options.Address, options.ResolvedPort) { OptionEventLoops = options.EventLoops })
-        .Add("ssl", options => new EchoSslServer(TlsContext(options), options.Address, options.ResolvedPort))
+        .Add("ssl", options => new EchoSslServer(TlsContext(options), options.Address, options.ResolvedPort) { OptionEventLoops = options.EventLoops })
         .Add("uds", options => new EchoUdsServer(options.ResolvedPath) { OptionEventLoops = options.EventLoops })
         .Add("udp", options => new EchoUdpServer(options.Address, options.ResolvedPort) { OptionReceiveThread = options.ReceiveThread })
         .Add("ws", options => new EchoWsServer(options.Address, options.ResolvedPort) { OptionEventLoops = options.EventLoops })
-        .Add("wss", options => new EchoWssServer(TlsContext(options), options.Address, options.ResolvedPort))
+        .Add("wss", options => new EchoWssServer(TlsContext(options), options.Address, options.ResolvedPort) { OptionEventLoops = options.EventLoops })
         // Nagle off on the accepted sockets of http and https, as Kestrel sets it (performance/KestrelServer is their baseline).
         .Add("http", options => new EchoHttpServer(options.Address, options.ResolvedPort) { OptionNoDelay = true, OptionEventLoops = options.EventLoops })
-        .Add("https", options => new EchoHttpsServer(TlsContext(options), options.Address, options.ResolvedPort) { OptionNoDelay = true });
+        .Add("https", options => new EchoHttpsServer(TlsContext(options), options.Address, options.ResolvedPort) { OptionNoDelay = true, OptionEventLoops = options.EventLoops });
 
     // TLS 1.2 or 1.3 with the certificate of --cert (see DevelopmentTls).
     private static SslContext TlsContext(ServerOptions options)

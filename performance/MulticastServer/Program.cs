@@ -17,12 +17,12 @@ internal static class Program
         // TLS 1.2 or 1.3 with the certificate of --cert (see DevelopmentTls).
         .Add("ssl", options => new MulticastSslServer(
             new SslContext(DevelopmentTls.ServerProtocols, DevelopmentTls.LoadServerCertificate(options.Certificate, options.Password)),
-            options.Address, options.ResolvedPort, options.Messages, options.Size))
+            options.Address, options.ResolvedPort, options.Messages, options.Size) { OptionEventLoops = options.EventLoops })
         .Add("uds", options => new MulticastUdsServer(options.ResolvedPath, options.Messages, options.Size) { OptionEventLoops = options.EventLoops })
         .Add("ws", options => new MulticastWsServer(options.Address, options.ResolvedPort, options.Messages, options.Size) { OptionEventLoops = options.EventLoops })
         .Add("wss", options => new MulticastWssServer(
             new SslContext(DevelopmentTls.ServerProtocols, DevelopmentTls.LoadServerCertificate(options.Certificate, options.Password)),
-            options.Address, options.ResolvedPort, options.Messages, options.Size))
+            options.Address, options.ResolvedPort, options.Messages, options.Size) { OptionEventLoops = options.EventLoops })
         .Add("udp", options =>
         {
             // Sends to --group:-p; only where lo is the only interface (see UnsafeNetworkException.ThrowIfNotPrivate).

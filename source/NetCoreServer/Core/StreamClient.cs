@@ -69,7 +69,7 @@ public abstract class StreamClient : StreamConnection
 
     /// <summary>
     /// Serve this client's connection from one of the library's own epoll event loops instead of the runtime's socket
-    /// engine (Linux only; ignored elsewhere, and by TLS clients). Default 0: the runtime's engine. See
+    /// engine (Linux only; ignored elsewhere). Default 0: the runtime's engine. See
     /// <see cref="StreamServer.OptionEventLoops"/> for what it changes: hooks then run on the loop's thread.
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException">The value is negative.</exception>

@@ -45,7 +45,7 @@ public abstract partial class StreamServer
     /// <summary>
     /// Serve new sessions from this many of the library's own epoll event loops (threads, shared by every server and
     /// client in the process that asks for them; sessions are spread over them round robin) instead of the runtime's
-    /// socket engine. Linux only (ignored elsewhere), plain TCP and Unix sockets only (ignored by TLS servers).
+    /// socket engine. Linux only (ignored elsewhere); TCP, TLS and Unix sockets, and the HTTP and WebSocket servers above them.
     /// Default 0: the runtime's engine and the thread pool.
     /// </summary>
     /// <remarks>

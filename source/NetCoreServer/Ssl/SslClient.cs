@@ -66,7 +66,7 @@ public partial class SslClient : TcpClient
     {
         var context = Context;
         var host = TargetHost ?? (Endpoint is DnsEndPoint dns ? dns.Host : Address);
-        return new TlsTransport(socket, (ssl, rejected, cancel) => ssl.AuthenticateAsClientAsync(context.CreateClientOptions(host, rejected), cancel), context.HandshakeTimeout);
+        return new TlsTransport(socket, (ssl, rejected, cancel) => ssl.AuthenticateAsClientAsync(context.CreateClientOptions(host, rejected), cancel), context.HandshakeTimeout, eventLoops: OptionEventLoops);
     }
 
     private protected override void NotifyHandshaking() => OnHandshaking();

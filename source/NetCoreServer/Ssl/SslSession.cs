@@ -32,7 +32,7 @@ public partial class SslSession : StreamSession
         TlsTransport? transport = null;
         // Dropped as the oldest pending handshake: closing the transport fails the handshake under way.
         var slot = gate.Enter(() => transport?.Close());
-        transport = new TlsTransport(socket, context.AuthenticateAsServerAsync, context.HandshakeTimeout, () => gate.Exit(slot));
+        transport = new TlsTransport(socket, context.AuthenticateAsServerAsync, context.HandshakeTimeout, () => gate.Exit(slot), Server.OptionEventLoops);
         return transport;
     }
 

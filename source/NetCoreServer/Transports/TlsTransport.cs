@@ -21,6 +21,8 @@ namespace NetCoreServer.Transports;
 internal sealed class TlsTransport : IStreamTransport, ITlsInfo
 {
     private readonly Socket _socket;
+    // The socket's event-loop transport when it is on one (OptionEventLoops), else null: the runtime's engine serves it.
+    private readonly EpollTransport? _loop;
     private readonly SslStream _ssl;
     private readonly Func<SslStream, Action, CancellationToken, Task> _authenticate;
     private readonly TimeSpan _handshakeTimeout;
@@ -35,10 +37,12 @@ internal sealed class TlsTransport : IStreamTransport, ITlsInfo
     /// <param name="authenticate">Runs the handshake; it calls its action when this side rejects the peer's certificate.</param>
     /// <param name="handshakeTimeout">How long the handshake may take.</param>
     /// <param name="handshakeEnded">Runs once when the handshake ended or can no longer run (the transport closed first).</param>
-    public TlsTransport(Socket socket, Func<SslStream, Action, CancellationToken, Task> authenticate, TimeSpan handshakeTimeout, Action? handshakeEnded = null)
+    /// <param name="eventLoops">The event loops asked for (OptionEventLoops): above 0, TLS runs over the socket on one of them.</param>
+    public TlsTransport(Socket socket, Func<SslStream, Action, CancellationToken, Task> authenticate, TimeSpan handshakeTimeout, Action? handshakeEnded = null, int eventLoops = 0)
     {
         _socket = socket;
-        _ssl = new SslStream(new NetworkStream(socket, ownsSocket: true), leaveInnerStreamOpen: false);
+        _loop = EpollTransport.Create(socket, eventLoops) as EpollTransport;
+        _ssl = new SslStream(_loop != null ? new LoopStream(_loop) : new NetworkStream(socket, ownsSocket: true), leaveInnerStreamOpen: false);
         _authenticate = authenticate;
         _handshakeTimeout = handshakeTimeout;
         _handshakeEnded = handshakeEnded;
@@ -239,7 +243,10 @@ internal sealed class TlsTransport : IStreamTransport, ITlsInfo
         // A handshake that never started (or is being aborted now) gives its slot back with the connection.
         EndHandshake();
         // Disposing the socket first completes pending reads and writes at once; then the stream releases its buffers.
-        _socket.Dispose();
+        if (_loop != null)
+            _loop.Close();
+        else
+            _socket.Dispose();
         try
         {
             _ssl.Dispose();

@@ -24,9 +24,9 @@ public sealed class HttpServerTests
 
     public HttpServerTests(HttpTestTransport transport) => _transport = transport;
 
-    public static readonly object[] Transports = { HttpTestTransport.Http, HttpTestTransport.Https };
+    public static readonly object[] Transports = { HttpTestTransport.Http, HttpTestTransport.Https, HttpTestTransport.HttpLoops, HttpTestTransport.HttpsLoops };
 
-    private bool Secure => _transport == HttpTestTransport.Https;
+    private bool Secure => _transport.Secure;
 
     [OneTimeSetUp]
     public void WriteAuthority()

@@ -136,6 +136,15 @@ public abstract class HttpTestTransport
 
     public static readonly HttpTestTransport Https = new SecureTransport();
 
+    /// <summary>http with the server's sessions on two of the library's epoll event loops (OptionEventLoops = 2).</summary>
+    public static readonly HttpTestTransport HttpLoops = new PlainTransport(eventLoops: 2);
+
+    /// <summary>https with the server's sessions (TLS included) on two event loops.</summary>
+    public static readonly HttpTestTransport HttpsLoops = new SecureTransport(eventLoops: 2);
+
+    /// <summary>True for the secure schemes.</summary>
+    public bool Secure => Scheme == "https";
+
     internal abstract IDisposable Start(CacheApi api, out int port, Action<HttpOptions>? options = null, string? staticContent = null);
 
     /// <summary>Our task-based client for this scheme, seen through the members the tests use.</summary>
@@ -158,15 +167,15 @@ public abstract class HttpTestTransport
 
     public abstract override string ToString();
 
-    private sealed class PlainTransport : HttpTestTransport
+    private sealed class PlainTransport(int eventLoops = 0) : HttpTestTransport
     {
         public override string Scheme => "http";
 
-        public override string ToString() => "http";
+        public override string ToString() => eventLoops > 0 ? "http-loops" : "http";
 
         internal override IDisposable Start(CacheApi api, out int port, Action<HttpOptions>? options = null, string? staticContent = null)
         {
-            var server = new Server(api);
+            var server = new Server(api) { OptionEventLoops = eventLoops };
             options?.Invoke(server.Http);
             if (staticContent != null)
                 server.AddStaticContent(staticContent, "/static");
@@ -200,15 +209,15 @@ public abstract class HttpTestTransport
         }
     }
 
-    private sealed class SecureTransport : HttpTestTransport
+    private sealed class SecureTransport(int eventLoops = 0) : HttpTestTransport
     {
         public override string Scheme => "https";
 
-        public override string ToString() => "https";
+        public override string ToString() => eventLoops > 0 ? "https-loops" : "https";
 
         internal override IDisposable Start(CacheApi api, out int port, Action<HttpOptions>? options = null, string? staticContent = null)
         {
-            var server = new Server(SslTestTransport.DefaultServerContext(), api);
+            var server = new Server(SslTestTransport.DefaultServerContext(), api) { OptionEventLoops = eventLoops };
             options?.Invoke(server.Http);
             if (staticContent != null)
                 server.AddStaticContent(staticContent, "/static");

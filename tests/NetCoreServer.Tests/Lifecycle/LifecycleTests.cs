@@ -19,7 +19,7 @@ public sealed class LifecycleTests
 
     public LifecycleTests(TestTransport transport) => _transport = transport;
 
-    public static readonly object[] Transports = { TestTransport.Tcp, TestTransport.Ssl, TestTransport.Uds, TestTransport.TcpLoops, TestTransport.UdsLoops };
+    public static readonly object[] Transports = { TestTransport.Tcp, TestTransport.Ssl, TestTransport.Uds, TestTransport.TcpLoops, TestTransport.SslLoops, TestTransport.UdsLoops };
 
     private TestServer StartServer(Action<TestServer>? configure = null)
     {

@@ -32,10 +32,11 @@ public sealed class SocketSuiteTests
         new object[] { TestTransport.Uds, "127.0.0.1" },
         new object[] { TestTransport.TcpLoops, "127.0.0.1" },
         new object[] { TestTransport.TcpLoops, "::1" },
+        new object[] { TestTransport.SslLoops, "127.0.0.1" },
         new object[] { TestTransport.UdsLoops, "127.0.0.1" },
     };
 
-    private bool Secure => _transport == TestTransport.Ssl;
+    private bool Secure => _transport.Secure;
 
     private TestServer StartServer(Action<TestServer>? configure = null)
     {

@@ -14,6 +14,9 @@ public abstract class TestTransport
     /// <summary>TCP with the server's sessions on two of the library's epoll event loops (OptionEventLoops = 2).</summary>
     public static readonly TestTransport TcpLoops = new TcpTestTransport(eventLoops: 2);
 
+    /// <summary>TLS with the server's sessions on two event loops.</summary>
+    public static readonly TestTransport SslLoops = new SslTestTransport(eventLoops: 2);
+
     /// <summary>Unix sockets with the server's sessions on two event loops.</summary>
     public static readonly TestTransport UdsLoops = new UdsTestTransport(eventLoops: 2);
 
