@@ -5,7 +5,7 @@
 #   ROUNDS=5 SECONDS_PER_RUN=5 performance/http-vs-kestrel.sh
 #   INLINE=1 performance/http-vs-kestrel.sh        # both servers with inline socket completions (see below)
 #   INLINE=1 SOCKET_THREADS=1 performance/http-vs-kestrel.sh   # ... and one socket engine thread each
-#   EVENT_LOOPS=1 performance/http-vs-kestrel.sh   # ours on one of the library's epoll event loops (http only)
+#   EVENT_LOOPS=1 performance/http-vs-kestrel.sh   # ours on one of the library's epoll event loops
 #
 # Builds performance/EchoServer (ours, --protocol http|https) and performance/KestrelServer (the baseline: a minimal-API
 # app on Kestrel, HTTP/1.1, logging off, same GC mode, same development certificate) in Release. Both serve the same two
@@ -26,8 +26,8 @@
 # thread. The default (INLINE=0) leaves both servers on the runtime's defaults. SOCKET_THREADS=N (default: unset, the
 # runtime's choice) sets the runtime's DOTNET_SYSTEM_NET_SOCKETS_THREAD_COUNT=N for both servers: its socket engine
 # threads, which with inline completions are the threads that serve the requests. EVENT_LOOPS=N (default 0) starts ours
-# with --event-loops N: its plain HTTP sessions are served by N of the library's own epoll loops (OptionEventLoops;
-# HTTPS stays on the runtime's engine, TLS does not use the loops); Kestrel has no such mode and keeps its settings.
+# with --event-loops N: its HTTP and HTTPS sessions are served by N of the library's own epoll loops (OptionEventLoops);
+# Kestrel has no such mode and keeps its settings.
 # Environment: CASES (all four: "fixed/http fixed/https trace/http trace/https"), ROUNDS (3), SECONDS_PER_RUN (10),
 # WARMUP_SECONDS (2), CONNECTIONS (100), MESSAGE_SIZE (32, the TRACE body), HTTP_BENCH_OUT (artifacts/http-vs-kestrel: wrk outputs, server logs, results.tsv).
 # Needs the .NET SDK (with the ASP.NET Core shared framework, part of the SDK) and wrk (apt package wrk).
