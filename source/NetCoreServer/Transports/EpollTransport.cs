@@ -311,53 +311,9 @@ internal sealed class EpollTransport : IStreamTransport, IValueTaskSource<IoResu
         return gather;
     }
 
-    public IoResult Send(ReadOnlySpan<byte> data)
-    {
-        try
-        {
-            var sent = 0;
-            while (sent < data.Length)
-            {
-                var n = _socket.Send(data.Slice(sent), SocketFlags.None, out var error);
-                if (error == SocketError.WouldBlock)
-                {
-                    if (!_socket.Poll(Microseconds(_socket.SendTimeout), SelectMode.SelectWrite))
-                        return new IoResult(sent, SocketError.TimedOut);
-                    continue;
-                }
-                if (error != SocketError.Success)
-                    return new IoResult(sent, error);
-                sent += n;
-            }
-            return new IoResult(sent, SocketError.Success);
-        }
-        catch (ObjectDisposedException)
-        {
-            return IoResult.Failed(SocketError.OperationAborted);
-        }
-    }
+    public IoResult Send(ReadOnlySpan<byte> data) => BlockingCalls.Send(Socket, data);
 
-    public IoResult Receive(Span<byte> buffer)
-    {
-        try
-        {
-            while (true)
-            {
-                var n = _socket.Receive(buffer, SocketFlags.None, out var error);
-                if (error != SocketError.WouldBlock)
-                    return new IoResult(n, error);
-                if (!_socket.Poll(Microseconds(_socket.ReceiveTimeout), SelectMode.SelectRead))
-                    return IoResult.Failed(SocketError.TimedOut);
-            }
-        }
-        catch (ObjectDisposedException)
-        {
-            return IoResult.Failed(SocketError.OperationAborted);
-        }
-    }
-
-    // The socket's timeouts (milliseconds, 0 for none) as Poll takes them.
-    private static int Microseconds(int milliseconds) => milliseconds > 0 ? (int)Math.Min(int.MaxValue, milliseconds * 1000L) : -1;
+    public IoResult Receive(Span<byte> buffer) => BlockingCalls.Receive(Socket, buffer);
 
     public ValueTask ShutdownSendAsync()
     {

@@ -102,7 +102,7 @@ internal sealed class EventLoop
             _slots[slot] = transport;
             transport.Token = ((ulong)++_registrations << 32) | (uint)slot;
         }
-        var ev = Event(Native.EPOLLIN | Native.EPOLLPRI | Native.EPOLLOUT | Native.EPOLLRDHUP | Native.EPOLLET, transport.Token);
+        var ev = Event(Mask.In | Mask.Pri | Mask.Out | Mask.RdHup | Native.EPOLLET, transport.Token);
         if (Native.epoll_ctl(_epoll, Native.EPOLL_CTL_ADD, fd, ev) != 0)
         {
             var error = Marshal.GetLastPInvokeError();
@@ -203,10 +203,6 @@ internal sealed class EventLoop
         public const int EPOLL_CLOEXEC = 0x80000;
         public const int EPOLL_CTL_ADD = 1;
         public const int EPOLL_CTL_DEL = 2;
-        public const uint EPOLLIN = 0x001;
-        public const uint EPOLLPRI = 0x002;
-        public const uint EPOLLOUT = 0x004;
-        public const uint EPOLLRDHUP = 0x2000;
         public const uint EPOLLET = 0x80000000;
         public const int EINTR = 4;
 
@@ -220,7 +216,7 @@ internal sealed class EventLoop
         public static extern int epoll_wait(int epfd, [Out] byte[] events, int maxevents, int timeout);
     }
 
-    /// <summary>The readiness bits <see cref="EpollTransport.OnEvents"/> is handed.</summary>
+    /// <summary>The readiness bits registered for and handed to <see cref="EpollTransport.OnEvents"/> (epoll's EPOLLIN, EPOLLPRI, ...).</summary>
     internal static class Mask
     {
         public const uint In = 0x001;

@@ -73,38 +73,9 @@ internal sealed class SocketTransport : SocketAsyncEventArgs, IStreamTransport
         return (_sendArgs ??= new AwaitableSocketArgs()).SendAsync(Socket, batch);
     }
 
-    public IoResult Send(ReadOnlySpan<byte> data)
-    {
-        try
-        {
-            var sent = 0;
-            while (sent < data.Length)
-            {
-                var n = Socket.Send(data.Slice(sent), SocketFlags.None, out var error);
-                if (error != SocketError.Success)
-                    return new IoResult(sent, error);
-                sent += n;
-            }
-            return new IoResult(sent, SocketError.Success);
-        }
-        catch (ObjectDisposedException)
-        {
-            return IoResult.Failed(SocketError.OperationAborted);
-        }
-    }
+    public IoResult Send(ReadOnlySpan<byte> data) => BlockingCalls.Send(Socket, data);
 
-    public IoResult Receive(Span<byte> buffer)
-    {
-        try
-        {
-            var n = Socket.Receive(buffer, SocketFlags.None, out var error);
-            return new IoResult(n, error);
-        }
-        catch (ObjectDisposedException)
-        {
-            return IoResult.Failed(SocketError.OperationAborted);
-        }
-    }
+    public IoResult Receive(Span<byte> buffer) => BlockingCalls.Receive(Socket, buffer);
 
     public ValueTask ShutdownSendAsync()
     {
