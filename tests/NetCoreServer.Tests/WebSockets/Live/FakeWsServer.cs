@@ -37,7 +37,7 @@ internal sealed class FakeWsServer : IDisposable
     {
         _socket = await _listener.AcceptSocketAsync();
         _stream = new NetworkStream(_socket, ownsSocket: false);
-        if (_transport == WsTransport.Wss)
+        if (_transport.IsSecure())
         {
             var ssl = new SslStream(_stream);
             await ssl.AuthenticateAsServerAsync(SslTestTransport.ServerCertificate);

@@ -36,7 +36,7 @@ internal sealed class RawWsClient : IDisposable
         var socket = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
         await socket.ConnectAsync(IPAddress.Loopback, port);
         Stream stream = new NetworkStream(socket, ownsSocket: false);
-        if (transport == WsTransport.Wss)
+        if (transport.IsSecure())
         {
             var ssl = new SslStream(stream, false, TrustedBy.Authority(SslTestTransport.Authority));
             await ssl.AuthenticateAsClientAsync("localhost");

@@ -12,7 +12,7 @@ internal sealed class WsTestClient : IDisposable
     public WsTestClient(WsTransport transport, int port, Action<WsOptions>? configure = null, Action<HttpRequest>? connecting = null)
     {
         Probe.Echo = WsEcho.None;
-        if (transport == WsTransport.Ws)
+        if (!transport.IsSecure())
         {
             var client = new PlainClient(port, Probe, connecting);
             configure?.Invoke(client.Ws);

@@ -10,6 +10,21 @@ public enum WsTransport
 {
     Ws,
     Wss,
+
+    /// <summary>WS with the server's sessions on two of the library's epoll event loops (OptionEventLoops = 2).</summary>
+    WsLoops,
+
+    /// <summary>WSS with the server's sessions on two event loops.</summary>
+    WssLoops,
+}
+
+/// <summary>What a <see cref="WsTransport"/> stands for.</summary>
+public static class WsTransports
+{
+    public static bool IsSecure(this WsTransport transport) => transport is WsTransport.Wss or WsTransport.WssLoops;
+
+    /// <summary>The server's OptionEventLoops.</summary>
+    public static int EventLoops(this WsTransport transport) => transport is WsTransport.WsLoops or WsTransport.WssLoops ? 2 : 0;
 }
 
 /// <summary>A started test server over WS or WSS, with what the tests call on it whatever its class.</summary>
@@ -20,9 +35,9 @@ internal sealed class WsTestServer : IDisposable
     public WsTestServer(WsTransport transport, Action<WsOptions>? configure = null, Action<HttpOptions>? http = null)
     {
         Transport = transport;
-        if (transport == WsTransport.Ws)
+        if (!transport.IsSecure())
         {
-            var server = new PlainServer(Probe);
+            var server = new PlainServer(Probe) { OptionEventLoops = transport.EventLoops() };
             configure?.Invoke(server.Ws);
             http?.Invoke(server.Http);
             server.Start();
@@ -35,7 +50,7 @@ internal sealed class WsTestServer : IDisposable
         }
         else
         {
-            var server = new SecureServer(SslTestTransport.DefaultServerContext(), Probe);
+            var server = new SecureServer(SslTestTransport.DefaultServerContext(), Probe) { OptionEventLoops = transport.EventLoops() };
             configure?.Invoke(server.Ws);
             http?.Invoke(server.Http);
             server.Start();
