@@ -30,7 +30,7 @@ internal static class Program
         {
             if (options.Serve is { } server)
             {
-                await ServerPhase.RunAsync(server).ConfigureAwait(false);
+                await ServerPhase.RunAsync(server, options.EventLoops).ConfigureAwait(false);
                 return ExitCodes.Success;
             }
             if (options.Phase is { } set)

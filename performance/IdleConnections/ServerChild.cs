@@ -24,7 +24,7 @@ internal sealed class ServerChild : IDisposable
 
     /// <summary>Starts a child serving <paramref name="server"/> (library or raw) and waits for its port.</summary>
     /// <exception cref="IOException">The child did not start or printed no port.</exception>
-    public static async Task<ServerChild> StartAsync(string server, CancellationToken cancellationToken)
+    public static async Task<ServerChild> StartAsync(string server, int eventLoops, CancellationToken cancellationToken)
     {
         var host = Environment.ProcessPath ?? throw new IOException("the path of this program is unknown");
         var start = new ProcessStartInfo(host) { UseShellExecute = false, RedirectStandardOutput = true, RedirectStandardInput = true };
@@ -33,6 +33,8 @@ internal sealed class ServerChild : IDisposable
             start.ArgumentList.Add(Assembly.GetEntryAssembly()!.Location);
         start.ArgumentList.Add("--serve");
         start.ArgumentList.Add(server);
+        start.ArgumentList.Add("--event-loops");
+        start.ArgumentList.Add(eventLoops.ToString(System.Globalization.CultureInfo.InvariantCulture));
 
         var process = Process.Start(start) ?? throw new IOException($"{host} did not start");
         try

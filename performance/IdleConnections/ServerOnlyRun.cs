@@ -46,7 +46,7 @@ internal static class ServerOnlyRun
                     Console.Error.WriteLine($"Round {round}: {options.Connections} idle tcp connections to the {server} server ...");
                 using var timeout = CancellationTokenSource.CreateLinkedTokenSource(stopping.Token);
                 timeout.CancelAfter(s_timeout);
-                var (managed, workingSet) = await MeasureAsync(server, options.Connections, timeout.Token).ConfigureAwait(false);
+                var (managed, workingSet) = await MeasureAsync(server, options.Connections, options.EventLoops, timeout.Token).ConfigureAwait(false);
                 if (stop.IsCompleted)
                     throw new OperationCanceledException($"stopped by {await stop.ConfigureAwait(false)}");
                 results.Add(new Result(round, server, managed, workingSet));
@@ -55,9 +55,9 @@ internal static class ServerOnlyRun
         return results;
     }
 
-    private static async Task<(double Managed, double WorkingSet)> MeasureAsync(string server, int connections, CancellationToken cancellationToken)
+    private static async Task<(double Managed, double WorkingSet)> MeasureAsync(string server, int connections, int eventLoops, CancellationToken cancellationToken)
     {
-        using var child = await ServerChild.StartAsync(server, cancellationToken).ConfigureAwait(false);
+        using var child = await ServerChild.StartAsync(server, eventLoops, cancellationToken).ConfigureAwait(false);
         using var clients = new PlainClients();
 
         for (var warmUp = 0; warmUp < WarmUpRounds; warmUp++)
@@ -87,7 +87,7 @@ internal static class ServerOnlyRun
     {
         Console.WriteLine($"Idle connections, server process only: {options.Connections} tcp connections on 127.0.0.1 from plain sockets in another");
         Console.WriteLine($"process, read {Measurement.IdleTime.TotalSeconds:0} s after the last one was accepted, after a full GC; {options.Rounds} rounds, the order alternating.");
-        Console.WriteLine("Kernel socket buffers are not part of the working set.");
+        Console.WriteLine("Kernel socket buffers are not part of the working set." + (options.EventLoops > 0 ? $" The TcpServer serves its sessions from {options.EventLoops} event loop(s) (OptionEventLoops)." : ""));
         Console.WriteLine();
         Console.WriteLine($"{"Round",5} {"Server",-36} {"Managed B/conn",15} {"Working set B/conn",19}");
         foreach (var result in results)

@@ -21,9 +21,11 @@ internal static class ServerPhase
     private static readonly TimeSpan s_waitTimeout = TimeSpan.FromSeconds(120);
 
     /// <summary>Serves until <c>quit</c> or the end of stdin.</summary>
-    public static async Task RunAsync(string name)
+    /// <param name="name">library or raw.</param>
+    /// <param name="eventLoops">The library server's OptionEventLoops.</param>
+    public static async Task RunAsync(string name, int eventLoops)
     {
-        using IIdleServer server = name == ConnectionSets.Library ? new IdleTcpServer() : new RawIdleServer();
+        using IIdleServer server = name == ConnectionSets.Library ? new IdleTcpServer { OptionEventLoops = eventLoops } : new RawIdleServer();
         if (!server.Start())
             throw new IOException("the server did not start");
         Console.WriteLine($"port {server.BoundPort}");

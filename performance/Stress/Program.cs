@@ -9,7 +9,7 @@ namespace NetCoreServer.Performance.Stress;
 /// <summary>
 /// Runs hostile-peer scenarios against our servers over tcp, ssl and uds, each bounded in time, and prints one table:
 /// churn, descriptor flood, TLS handshake flood, slow reader, fast writer, slowloris, burst, concurrency, stop and restart
-/// under load (see each scenario's doc). Usage: <c>Stress [--protocol tcp|ssl|uds|all] [--scale 0.05-10] [--quick]
+/// under load (see each scenario's doc). Usage: <c>Stress [--protocol tcp|ssl|uds|tcp-loops|ssl-loops|uds-loops|loops|all] [--scale 0.05-10] [--quick]
 /// [--only NAME]</c>: a scale below 1 shrinks every count and length (the tests run the scenarios at 0.1), --quick is
 /// --scale 0.2; everything talks to loopback only.
 /// Exit code 0 when every scenario held, 1 otherwise.
@@ -19,6 +19,8 @@ internal static class Program
     private static async Task<int> Main(string[] args)
     {
         var protocols = new List<StressProtocol> { StressProtocol.Tcp, StressProtocol.Ssl, StressProtocol.Uds };
+        // The same transports with the sessions on the library's event loops, on request (--protocol tcp-loops, loops).
+        var loops = new List<StressProtocol> { StressProtocol.TcpLoops, StressProtocol.SslLoops, StressProtocol.UdsLoops };
         var scale = 1.0;
         string? only = null;
         for (var i = 0; i < args.Length; i++)
@@ -27,8 +29,10 @@ internal static class Program
             {
                 case "--protocol" when i + 1 < args.Length:
                     var name = args[++i];
-                    if (name != "all")
-                        protocols = protocols.Where(p => p.Name == name).ToList();
+                    if (name == "loops")
+                        protocols = loops;
+                    else if (name != "all")
+                        protocols = protocols.Concat(loops).Where(p => p.Name == name).ToList();
                     break;
                 case "--scale" when i + 1 < args.Length:
                     scale = Math.Clamp(double.Parse(args[++i], System.Globalization.CultureInfo.InvariantCulture), 0.05, 10);
@@ -40,7 +44,7 @@ internal static class Program
                     only = args[++i];
                     break;
                 default:
-                    Console.Error.WriteLine("usage: Stress [--protocol tcp|ssl|uds|all] [--scale 0.05-10] [--quick] [--only scenario]");
+                    Console.Error.WriteLine("usage: Stress [--protocol tcp|ssl|uds|tcp-loops|ssl-loops|uds-loops|loops|all] [--scale 0.05-10] [--quick] [--only scenario]");
                     return 2;
             }
         }

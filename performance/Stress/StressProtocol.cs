@@ -17,7 +17,12 @@ internal sealed class StressProtocol
     private static readonly X509Certificate2 s_authority = DevelopmentCertificates.CreateAuthority("Stress CA");
     private static readonly X509Certificate2 s_certificate = DevelopmentCertificates.CreateServer(s_authority);
 
-    private StressProtocol(string name) => Name = name;
+    private StressProtocol(string transport, int eventLoops = 0)
+    {
+        Transport = transport;
+        EventLoops = eventLoops;
+        Name = eventLoops > 0 ? transport + "-loops" : transport;
+    }
 
     public static StressProtocol Tcp { get; } = new("tcp");
 
@@ -25,21 +30,37 @@ internal sealed class StressProtocol
 
     public static StressProtocol Uds { get; } = new("uds");
 
+    /// <summary>tcp with the server's sessions on two of the library's epoll event loops (OptionEventLoops = 2).</summary>
+    public static StressProtocol TcpLoops { get; } = new("tcp", eventLoops: 2);
+
+    /// <summary>ssl on two event loops.</summary>
+    public static StressProtocol SslLoops { get; } = new("ssl", eventLoops: 2);
+
+    /// <summary>uds on two event loops.</summary>
+    public static StressProtocol UdsLoops { get; } = new("uds", eventLoops: 2);
+
     public string Name { get; }
 
-    public bool Secure => this == Ssl;
+    /// <summary>tcp, ssl or uds.</summary>
+    public string Transport { get; }
+
+    /// <summary>The server's OptionEventLoops.</summary>
+    public int EventLoops { get; }
+
+    public bool Secure => Transport == "ssl";
 
     public override string ToString() => Name;
 
     /// <summary>A started server whose sessions echo, or stay silent when <paramref name="echo"/> is false.</summary>
     public IStressServer StartServer(bool echo, Action<IStressServer>? configure = null)
     {
-        IStressServer server = Name switch
+        IStressServer server = Transport switch
         {
             "tcp" => new StressTcpServer(echo),
             "ssl" => new StressSslServer(new SslContext(SslProtocols.Tls12 | SslProtocols.Tls13, s_certificate), echo),
             _ => new StressUdsServer(Path.Combine(Path.GetTempPath(), "ncs-stress-" + Guid.NewGuid().ToString("N")[..8] + ".sock"), echo),
         };
+        ((StreamServer)server).OptionEventLoops = EventLoops;
         configure?.Invoke(server);
         if (!server.Start())
             throw new InvalidOperationException("the server did not start");

@@ -18,12 +18,13 @@ namespace NetCoreServer.Transports;
 /// <remarks>
 /// Per echoed message this is one <c>recv</c> and one <c>send</c> and a share of an <c>epoll_wait</c>, what a C epoll
 /// server makes: no zero-byte peek, no re-arming, no hand-off to another thread. Edge-triggered readiness is kept
-/// here: an edge marks the socket readable, a read that comes back short or would block marks it drained, but only if no
-/// edge came in the meantime (counted in <see cref="_readEdges"/>, the same for writes), so an edge is never lost between
-/// a read and the mark; an edge that comes during a read on the loop's own thread waits in the epoll set until the loop
-/// looks again. Once the peer's end of stream (or an error) was announced, reads go on until they return it: its one
-/// edge may have come with the data a short read took. Every change of that state, and the parking and taking of a pending operation, is under the
-/// transport's lock: the loop's thread and the engine's callers meet there.
+/// here: an edge marks the socket readable, a read that comes back short or would block marks it drained, but only if
+/// no edge came in the meantime (counted in <see cref="_readEdges"/>, the same for writes), so an edge is never lost
+/// between a read and the mark; an edge that comes during a read on the loop's own thread waits in the epoll set until
+/// the loop looks again. Once the peer's end of stream or urgent data was announced, reads go on until one would
+/// block: a read stops before either, and their one edge may have come with the data a short read took. Every change
+/// of that state, and the parking and taking of a pending operation, is under <see cref="_gate"/>: the loop's thread
+/// and the engine's callers meet there.
 /// </remarks>
 internal sealed class EpollTransport : IStreamTransport, IValueTaskSource<IoResult>
 {

@@ -17,7 +17,7 @@ namespace NetCoreServer.Tests.Reliability;
 [NonParallelizable]
 public sealed class StressScenarioTests
 {
-    public static readonly object[] Protocols = { "tcp", "ssl", "uds" };
+    public static readonly object[] Protocols = { "tcp", "ssl", "uds", "tcp-loops", "ssl-loops", "uds-loops" };
 
     private readonly StressProtocol _protocol;
 
@@ -25,6 +25,9 @@ public sealed class StressScenarioTests
     {
         "tcp" => StressProtocol.Tcp,
         "ssl" => StressProtocol.Ssl,
+        "tcp-loops" => StressProtocol.TcpLoops,
+        "ssl-loops" => StressProtocol.SslLoops,
+        "uds-loops" => StressProtocol.UdsLoops,
         _ => StressProtocol.Uds,
     };
 
