@@ -31,6 +31,9 @@ internal static class ProtocolTable
         new("uds-loops", Echo | RawEcho | CEcho | CLoad, 1000) { Transport = "uds", RuntimeOptions = Inline, ServerOptions = Loops },
         new("http", Echo, 100),
         new("https", Echo, 100),
+        // The same over our server's sessions on one event loop (no baseline: the .NET servers here speak no HTTP).
+        new("http-loops", Echo, 100) { Transport = "http", ServerOptions = Loops },
+        new("https-loops", Echo, 100) { Transport = "https", ServerOptions = Loops },
         new("ws", Echo | Multicast, 1000),
         new("wss", Echo | Multicast, 1000),
     ];
