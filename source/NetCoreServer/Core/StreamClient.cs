@@ -415,7 +415,10 @@ public abstract class StreamClient : StreamConnection
     {
     }
 
-    /// <summary>The transport for a connected socket: plain by default (on event loops if <see cref="OptionEventLoops"/> asks for them), TLS for secure clients.</summary>
+    /// <summary>
+    /// The transport for a connected socket: plain by default (on an event loop if <see cref="OptionEventLoops"/> asks
+    /// for them), TLS for secure clients.
+    /// </summary>
     /// <param name="socket">The connected socket.</param>
     /// <returns>The transport the engine will use.</returns>
     private protected virtual IStreamTransport CreateTransport(Socket socket) => EpollTransport.Create(socket, OptionEventLoops);

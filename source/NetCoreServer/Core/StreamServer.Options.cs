@@ -45,16 +45,16 @@ public abstract partial class StreamServer
     /// <summary>
     /// Serve new sessions from this many of the library's own epoll event loops (threads, shared by every server and
     /// client in the process that asks for them; sessions are spread over them round robin) instead of the runtime's
-    /// socket engine. Linux only (ignored elsewhere); TCP, TLS and Unix sockets, and the HTTP and WebSocket servers above them.
-    /// Default 0: the runtime's engine and the thread pool.
+    /// socket engine. Linux only (ignored elsewhere); TCP, TLS and Unix sockets, and the HTTP and WebSocket servers
+    /// above them. Default 0: the runtime's engine and the thread pool.
     /// </summary>
     /// <remarks>
     /// Each loop waits in its own epoll set and makes every read and write of its sockets itself, the way a C epoll
     /// server does, so a round trip costs no zero-byte peek and no hand-off between threads. The price: the session's
     /// hooks (<c>OnReceived</c> and the others raised by its I/O) run on the loop's thread, so a hook that blocks stalls
-    /// every session of that loop until it returns. Keep hooks short, and move blocking work (a database call, a
-    /// synchronous <c>Send</c> to a slow peer) elsewhere. One loop per core is a good start; fewer leave cores to the
-    /// rest of the process.
+    /// every session of that loop until it returns. Keep hooks short, and move blocking work (database calls, file I/O,
+    /// <c>Task.Wait</c>) elsewhere; a synchronous <c>Send</c> on a loop's thread queues its bytes and returns instead of
+    /// waiting for the socket. One loop per core is a good start; fewer leave cores to the rest of the process.
     /// </remarks>
     /// <exception cref="System.ArgumentOutOfRangeException">The value is negative.</exception>
     public int OptionEventLoops

@@ -54,7 +54,10 @@ public abstract class StreamSession : StreamConnection
         return CreateEngine(transport);
     }
 
-    /// <summary>The transport for an accepted socket: plain sockets by default (on the server's event loops if it has some), TLS for secure sessions.</summary>
+    /// <summary>
+    /// The transport for an accepted socket: plain sockets by default (on one of the server's event loops if it asks
+    /// for them), TLS for secure sessions.
+    /// </summary>
     /// <param name="socket">The accepted socket.</param>
     /// <returns>The transport the engine will use.</returns>
     private protected virtual IStreamTransport CreateTransport(Socket socket) => EpollTransport.Create(socket, Owner.OptionEventLoops);
