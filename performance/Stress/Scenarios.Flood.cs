@@ -18,7 +18,7 @@ internal static partial class Scenarios
     private static async Task<StressResult> DescriptorFloodAsync(StressProtocol protocol, double scale)
     {
         var cap = Scaled(1000, scale, 100) / 100 * 100;
-        var perAddress = protocol != StressProtocol.Uds;
+        var perAddress = protocol.Transport != "uds";
         using var server = protocol.StartServer(echo: true, s =>
         {
             if (perAddress)

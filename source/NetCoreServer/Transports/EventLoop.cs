@@ -73,12 +73,12 @@ internal sealed class EventLoop
             lock (s_create)
             {
                 loops = s_loops;
-                if (loops.Length < count)
+                // Published one by one: a loop that cannot be made (no epoll set) leaves the ones before it in use.
+                while (loops.Length < count)
                 {
-                    var more = new EventLoop[count];
+                    var more = new EventLoop[loops.Length + 1];
                     Array.Copy(loops, more, loops.Length);
-                    for (var i = loops.Length; i < count; i++)
-                        more[i] = new EventLoop(i);
+                    more[loops.Length] = new EventLoop(loops.Length);
                     Volatile.Write(ref s_loops, more);
                     loops = more;
                 }
