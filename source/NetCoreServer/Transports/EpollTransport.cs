@@ -61,23 +61,29 @@ internal sealed class EpollTransport : IStreamTransport, IValueTaskSource<IoResu
 
     /// <summary>
     /// The plain transport for a connected socket: served by one of the first <paramref name="eventLoops"/> event loops
-    /// when that is above 0 and the system has epoll, else by the runtime's socket engine (also when the socket cannot
-    /// be registered, e.g. past the system's limit of watched descriptors).
+    /// when <see cref="TryCreate"/> gives one, else by the runtime's socket engine.
     /// </summary>
     public static IStreamTransport Create(Socket socket, int eventLoops)
+        => TryCreate(socket, eventLoops) ?? (IStreamTransport)new SocketTransport(socket);
+
+    /// <summary>
+    /// The socket on one of the first <paramref name="eventLoops"/> event loops, or null (the runtime's engine serves it):
+    /// when that is 0, when the system has no epoll, or when the socket cannot be registered (e.g. past the system's
+    /// limit of watched descriptors).
+    /// </summary>
+    public static EpollTransport? TryCreate(Socket socket, int eventLoops)
     {
-        if (eventLoops > 0 && EventLoop.IsSupported)
+        if (eventLoops <= 0 || !EventLoop.IsSupported)
+            return null;
+        try
         {
-            try
-            {
-                return new EpollTransport(socket, EventLoop.Pick(eventLoops));
-            }
-            catch (SocketException)
-            {
-                socket.Blocking = true;
-            }
+            return new EpollTransport(socket, EventLoop.Pick(eventLoops));
         }
-        return new SocketTransport(socket);
+        catch (SocketException)
+        {
+            socket.Blocking = true;
+            return null;
+        }
     }
 
     private EpollTransport(Socket socket, EventLoop loop)

@@ -41,7 +41,7 @@ internal sealed class TlsTransport : IStreamTransport, ITlsInfo
     public TlsTransport(Socket socket, Func<SslStream, Action, CancellationToken, Task> authenticate, TimeSpan handshakeTimeout, Action? handshakeEnded = null, int eventLoops = 0)
     {
         _socket = socket;
-        _loop = EpollTransport.Create(socket, eventLoops) as EpollTransport;
+        _loop = EpollTransport.TryCreate(socket, eventLoops);
         _ssl = new SslStream(_loop != null ? new LoopStream(_loop) : new NetworkStream(socket, ownsSocket: true), leaveInnerStreamOpen: false);
         _authenticate = authenticate;
         _handshakeTimeout = handshakeTimeout;
