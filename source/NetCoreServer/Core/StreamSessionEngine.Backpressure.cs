@@ -54,9 +54,7 @@ internal sealed partial class StreamSessionEngine
         return TakeWritableLocked();
     }
 
-    /// <summary>Releases a paused receive loop on close.</summary>
-    private TaskCompletionSource? ReleasePausedLocked() => TakeWritableLocked();
-
+    /// <summary>The wait of a paused receive loop, taken to be released (writable again, or closed); null when none waits.</summary>
     private TaskCompletionSource? TakeWritableLocked()
     {
         var writable = _side?.Writable;

@@ -49,15 +49,16 @@ internal sealed partial class StreamSessionEngine
         SendRunning = 1 << 20,
         // Two bits: the Phase of OnDisconnecting.
         PhaseShift = 21,
-        PhaseMask = 3 << PhaseShift,
         // Two bits: the SessionState.
         StateShift = 23,
         // Five bits: the DisconnectReason.
         ReasonShift = 25,
     }
 
-    private const int StateBits = 3;
-    private const int ReasonBits = 31;
+    // The values' masks (before their shift): two bits each for the phase and the state, five for the reason.
+    private const int PhaseMask = 3;
+    private const int StateMask = 3;
+    private const int ReasonMask = 31;
 
     /// <summary>The side state, made on first use; under the lock.</summary>
     private SideState Side
@@ -135,9 +136,12 @@ internal sealed partial class StreamSessionEngine
     // Read without the lock by WakeForLog's first look.
     private bool SendRunning { get => Has(Flag.SendRunning); set => Set(Flag.SendRunning, value); }
 
-    private void SetStateLocked(SessionState state) => SetBits((int)Flag.StateShift, StateBits, (int)state);
+    private void SetStateLocked(SessionState state) => SetBits((int)Flag.StateShift, StateMask, (int)state);
 
-    private void SetReasonLocked(DisconnectReason reason) => SetBits((int)Flag.ReasonShift, ReasonBits, (int)reason);
+    private void SetReasonLocked(DisconnectReason reason) => SetBits((int)Flag.ReasonShift, ReasonMask, (int)reason);
+
+    /// <summary>A value kept in the flags, read without the lock.</summary>
+    private int GetBits(int shift, int mask) => (Volatile.Read(ref _flags) >> shift) & mask;
 
     private void SetBits(int shift, int mask, int value)
     {
@@ -148,8 +152,8 @@ internal sealed partial class StreamSessionEngine
 
     private Phase DisconnectingPhase
     {
-        get => (Phase)((Volatile.Read(ref _flags) & (int)Flag.PhaseMask) >> (int)Flag.PhaseShift);
-        set => SetBits((int)Flag.PhaseShift, 3, (int)value);
+        get => (Phase)GetBits((int)Flag.PhaseShift, PhaseMask);
+        set => SetBits((int)Flag.PhaseShift, PhaseMask, (int)value);
     }
 
     /// <summary>What few connections need; guarded by the engine's lock unless stated.</summary>

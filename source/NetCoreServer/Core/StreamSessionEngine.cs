@@ -64,12 +64,12 @@ internal sealed partial class StreamSessionEngine
         Send = 2,
     }
 
-    public SessionState State => (SessionState)((Volatile.Read(ref _flags) >> (int)Flag.StateShift) & StateBits);
+    public SessionState State => (SessionState)GetBits((int)Flag.StateShift, StateMask);
 
     public bool IsConnected => State == SessionState.Connected;
 
     /// <summary>Why the connection ended (the first reason recorded).</summary>
-    public DisconnectReason Reason => (DisconnectReason)((Volatile.Read(ref _flags) >> (int)Flag.ReasonShift) & ReasonBits);
+    public DisconnectReason Reason => (DisconnectReason)GetBits((int)Flag.ReasonShift, ReasonMask);
 
     /// <summary>Completes after <see cref="IStreamSessionHost.EngineDisconnected"/> has returned.</summary>
     public Task Completion
@@ -345,7 +345,8 @@ internal sealed partial class StreamSessionEngine
             timer = _side?.DisconnectTimer;
             if (timer != null)
                 _side!.DisconnectTimer = null;
-            paused = ReleasePausedLocked();
+            // A receive loop paused for backpressure is released, to end.
+            paused = TakeWritableLocked();
         }
         StopIdleWatch();
         timer?.Dispose();

@@ -34,6 +34,9 @@ internal sealed class EventLoop
     [ThreadStatic]
     private static EventLoop? t_current;
 
+    [ThreadStatic]
+    private static byte[]? t_event;
+
     private readonly int _epoll;
     private readonly Stack<int> _free = new();
     // Transports whose connection used up its turn (see EpollTransport.TryReceive): run again after the next look at
@@ -102,7 +105,11 @@ internal sealed class EventLoop
             _slots[slot] = transport;
             transport.Token = ((ulong)++_registrations << 32) | (uint)slot;
         }
-        var ev = Event(Mask.In | Mask.Pri | Mask.Out | Mask.RdHup | Native.EPOLLET, transport.Token);
+        // The epoll_event to add, in a buffer of the registering thread's (accepts run on several threads).
+        var ev = t_event ??= new byte[16];
+        var events = Mask.In | Mask.Pri | Mask.Out | Mask.RdHup | Native.EPOLLET;
+        MemoryMarshal.Write(ev, in events);
+        MemoryMarshal.Write(ev.AsSpan(s_dataOffset), in transport.Token);
         if (Native.epoll_ctl(_epoll, Native.EPOLL_CTL_ADD, fd, ev) != 0)
         {
             var error = Marshal.GetLastPInvokeError();
@@ -115,7 +122,7 @@ internal sealed class EventLoop
     public void Unregister(EpollTransport transport, int fd)
     {
         if (fd >= 0)
-            Native.epoll_ctl(_epoll, Native.EPOLL_CTL_DEL, fd, Event(0, 0));
+            Native.epoll_ctl(_epoll, Native.EPOLL_CTL_DEL, fd, null);
         Release(transport);
     }
 
@@ -137,14 +144,6 @@ internal sealed class EventLoop
     {
         System.Diagnostics.Debug.Assert(IsCurrent, "deferred from the loop's own thread");
         _deferred.Enqueue(transport);
-    }
-
-    private static byte[] Event(uint events, ulong data)
-    {
-        var ev = new byte[16];
-        MemoryMarshal.Write(ev, in events);
-        MemoryMarshal.Write(ev.AsSpan(s_dataOffset), in data);
-        return ev;
     }
 
     private void Run()
@@ -210,7 +209,8 @@ internal sealed class EventLoop
         public static extern int epoll_create1(int flags);
 
         [DllImport("libc", SetLastError = true)]
-        public static extern int epoll_ctl(int epfd, int op, int fd, byte[] ev);
+        // The event may be null for EPOLL_CTL_DEL (Linux 2.6.9 and later).
+        public static extern int epoll_ctl(int epfd, int op, int fd, byte[]? ev);
 
         [DllImport("libc", SetLastError = true)]
         public static extern int epoll_wait(int epfd, [Out] byte[] events, int maxevents, int timeout);

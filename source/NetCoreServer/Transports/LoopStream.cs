@@ -25,9 +25,10 @@ internal sealed class LoopStream : Stream, IReceiveCompletion
     private CancellationToken _readToken;
     private CancellationTokenRegistration _readCancel;
 
-    public LoopStream(EpollTransport transport) => _transport = transport;
+    // A cancelled token closes the connection (see the summary).
+    private static readonly Action<object?> s_close = static s => ((LoopStream)s!)._transport.Close();
 
-    public EpollTransport Transport => _transport;
+    public LoopStream(EpollTransport transport) => _transport = transport;
 
     public override bool CanRead => true;
 
@@ -51,7 +52,7 @@ internal sealed class LoopStream : Stream, IReceiveCompletion
         _readBuffer = buffer;
         _readToken = cancellationToken;
         if (cancellationToken.CanBeCanceled)
-            _readCancel = cancellationToken.UnsafeRegister(static s => ((LoopStream)s!)._transport.Close(), this);
+            _readCancel = cancellationToken.UnsafeRegister(s_close, this);
         IoResult result;
         // A read that would block (nothing there after all) is made again: that one waits for the socket.
         do
@@ -88,7 +89,7 @@ internal sealed class LoopStream : Stream, IReceiveCompletion
         cancellationToken.ThrowIfCancellationRequested();
         if (!MemoryMarshal.TryGetArray(buffer, out var segment))
             segment = new ArraySegment<byte>(buffer.ToArray());
-        using var cancel = cancellationToken.CanBeCanceled ? cancellationToken.UnsafeRegister(static s => ((LoopStream)s!)._transport.Close(), this) : default;
+        using var cancel = cancellationToken.CanBeCanceled ? cancellationToken.UnsafeRegister(s_close, this) : default;
         while (segment.Count > 0)
         {
             _batch[0] = segment;
