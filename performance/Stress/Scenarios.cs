@@ -19,6 +19,7 @@ internal static partial class Scenarios
         ("descriptor flood", DescriptorFloodAsync),
         ("tls handshake flood", HandshakeFloodAsync),
         ("slow reader", SlowReaderAsync),
+        ("stuck reader", StuckReaderAsync),
         ("fast writer", FastWriterAsync),
         ("slowloris", SlowlorisAsync),
         ("burst", BurstAsync),

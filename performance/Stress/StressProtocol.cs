@@ -51,14 +51,23 @@ internal sealed class StressProtocol
 
     public override string ToString() => Name;
 
-    /// <summary>A started server whose sessions echo, or stay silent when <paramref name="echo"/> is false.</summary>
-    public IStressServer StartServer(bool echo, Action<IStressServer>? configure = null)
+    /// <summary>Whether <see cref="StartServer"/> can serve WebSocket over this transport (not over Unix sockets yet).</summary>
+    public bool HasWebSocket => Transport != "uds";
+
+    /// <summary>
+    /// A started server whose sessions echo, or stay silent when <paramref name="echo"/> is false; with
+    /// <paramref name="webSocket"/> a WsServer (WssServer over ssl) whose multicast is one binary message.
+    /// </summary>
+    public IStressServer StartServer(bool echo, Action<IStressServer>? configure = null, bool webSocket = false)
     {
-        IStressServer server = Transport switch
+        IStressServer server = (Transport, webSocket) switch
         {
-            "tcp" => new StressTcpServer(echo),
-            "ssl" => new StressSslServer(new SslContext(SslProtocols.Tls12 | SslProtocols.Tls13, s_certificate), echo),
-            _ => new StressUdsServer(Path.Combine(Path.GetTempPath(), "ncs-stress-" + Guid.NewGuid().ToString("N")[..8] + ".sock"), echo),
+            ("tcp", false) => new StressTcpServer(echo),
+            ("tcp", true) => new StressWsServer(echo),
+            ("ssl", false) => new StressSslServer(NewContext(), echo),
+            ("ssl", true) => new StressWssServer(NewContext(), echo),
+            (_, false) => new StressUdsServer(Path.Combine(Path.GetTempPath(), "ncs-stress-" + Guid.NewGuid().ToString("N")[..8] + ".sock"), echo),
+            _ => throw new NotSupportedException("WebSocket over " + Transport),
         };
         ((StreamServer)server).OptionEventLoops = EventLoops;
         configure?.Invoke(server);
@@ -67,14 +76,19 @@ internal sealed class StressProtocol
         return server;
     }
 
+    private static SslContext NewContext() => new(SslProtocols.Tls12 | SslProtocols.Tls13, s_certificate);
+
     /// <summary>A bare connected socket (no TLS handshake).</summary>
-    public static async Task<Socket> ConnectRawAsync(EndPoint endpoint, CancellationToken cancel, IPAddress? from = null)
+    public static async Task<Socket> ConnectRawAsync(EndPoint endpoint, CancellationToken cancel, IPAddress? from = null, int receiveBuffer = 0)
     {
         var socket = endpoint is UnixDomainSocketEndPoint
             ? new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified)
             : new Socket(endpoint.AddressFamily, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
         try
         {
+            // Before the connect, so the window the peer is offered is the small one from the start.
+            if (receiveBuffer > 0)
+                socket.ReceiveBufferSize = receiveBuffer;
             if (from != null && endpoint is IPEndPoint)
                 socket.Bind(new IPEndPoint(from, 0));
             await socket.ConnectAsync(endpoint, cancel).ConfigureAwait(false);
@@ -88,9 +102,9 @@ internal sealed class StressProtocol
     }
 
     /// <summary>A connected peer stream: the socket's, or TLS over it (handshake done).</summary>
-    public async Task<Stream> ConnectAsync(EndPoint endpoint, CancellationToken cancel, IPAddress? from = null)
+    public async Task<Stream> ConnectAsync(EndPoint endpoint, CancellationToken cancel, IPAddress? from = null, int receiveBuffer = 0)
     {
-        var socket = await ConnectRawAsync(endpoint, cancel, from).ConfigureAwait(false);
+        var socket = await ConnectRawAsync(endpoint, cancel, from, receiveBuffer).ConfigureAwait(false);
         var stream = new NetworkStream(socket, ownsSocket: true);
         if (!Secure)
             return stream;

@@ -184,3 +184,57 @@ internal sealed class StressUdsServer(string path, bool echo) : UdsServer(path),
         protected override void OnDisconnected() => counters.OnClosed(ref _life, DisconnectReason);
     }
 }
+
+/// <summary>A WebSocket server whose <see cref="IStressServer.Multicast"/> sends one binary message to every upgraded session.</summary>
+internal sealed class StressWsServer(bool echo) : WsServer(IPAddress.Loopback, 0), IStressServer
+{
+    public StressCounters Counters { get; } = new(echo);
+
+    bool IStressServer.Multicast(byte[] buffer) => MulticastBinary(buffer);
+
+    protected override TcpSession CreateSession() => new Session(this, Counters);
+
+    protected override void OnRefused(EndPoint? remoteEndPoint, RefusalReason reason) => Counters.OnRefused();
+
+    private sealed class Session(WsServer server, StressCounters counters) : WsSession(server)
+    {
+        private int _life;
+
+        public override void OnWsConnected(HttpRequest request) => counters.OnOpened(this, ref _life);
+
+        protected override void OnError(System.Net.Sockets.SocketError error) => counters.OnError(error);
+
+        protected override void OnDisconnected()
+        {
+            if (_life != 0)
+                counters.OnClosed(ref _life, DisconnectReason);
+        }
+    }
+}
+
+/// <summary>The same over TLS.</summary>
+internal sealed class StressWssServer(SslContext context, bool echo) : WssServer(context, IPAddress.Loopback, 0), IStressServer
+{
+    public StressCounters Counters { get; } = new(echo);
+
+    bool IStressServer.Multicast(byte[] buffer) => MulticastBinary(buffer);
+
+    protected override SslSession CreateSession() => new Session(this, Counters);
+
+    protected override void OnRefused(EndPoint? remoteEndPoint, RefusalReason reason) => Counters.OnRefused();
+
+    private sealed class Session(WssServer server, StressCounters counters) : WssSession(server)
+    {
+        private int _life;
+
+        public override void OnWsConnected(HttpRequest request) => counters.OnOpened(this, ref _life);
+
+        protected override void OnError(System.Net.Sockets.SocketError error) => counters.OnError(error);
+
+        protected override void OnDisconnected()
+        {
+            if (_life != 0)
+                counters.OnClosed(ref _life, DisconnectReason);
+        }
+    }
+}

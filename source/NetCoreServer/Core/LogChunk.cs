@@ -3,10 +3,11 @@ using System.Threading;
 namespace NetCoreServer.Core;
 
 /// <summary>
-/// One pooled block of a <see cref="MulticastLog"/>, reference-counted. References are held by the log while the
-/// block is the one being written, by each session whose unsent position lies in it, by each queued send segment
-/// over its bytes, and by the block before it (through <see cref="Next"/>), so a block stays alive exactly while
-/// some session may still read it or anything after it; the last release returns the array to the pool.
+/// One pooled block of a <see cref="MulticastLog"/>, with two reference counts. Positions (the log while the block is
+/// the one being written, each session whose unsent position lies in it, and the block before it through
+/// <see cref="Next"/>) keep the chain from here on alive; readers (queued send segments over its bytes) keep only its
+/// array. So a stuck session's queue pins the blocks it holds bytes of and nothing written after them; the array
+/// goes back to the pool when both counts reach zero.
 /// </summary>
 internal sealed class LogChunk
 {
@@ -15,14 +16,17 @@ internal sealed class LogChunk
 
     private byte[]? _array;
     private LogChunk? _next;
-    private int _references;
+    private int _positions;
+    // Segments, plus one for as long as any position holds the block.
+    private int _readers = 1;
 
-    public LogChunk(MulticastLog log, long start, int references)
+    public LogChunk(MulticastLog log, long start, int positions)
     {
         Log = log;
         _array = EngineBuffers.Rent(Size);
         Start = start;
-        _references = references;
+        _positions = positions;
+        log.BlockMade();
     }
 
     /// <summary>The log this block belongs to (a session reaches its log through the block it reads in, and holds no field for it).</summary>
@@ -33,26 +37,43 @@ internal sealed class LogChunk
 
     public byte[] Array => _array!;
 
-    /// <summary>The following block; set (holding a reference) before any byte past this block is published.</summary>
+    /// <summary>The following block; set (holding a position on it) before any byte past this block is published.</summary>
     public LogChunk? Next => Volatile.Read(ref _next);
 
-    /// <summary>Links <paramref name="next"/>, whose count already includes this block's reference to it.</summary>
+    /// <summary>Links <paramref name="next"/>, whose position count already includes this block's link to it.</summary>
     public void Link(LogChunk next) => Volatile.Write(ref _next, next);
 
-    public void AddReference() => Interlocked.Increment(ref _references);
+    /// <summary>A position moves into this block (a session joins or advances to it).</summary>
+    public void AddReference() => Interlocked.Increment(ref _positions);
 
-    /// <summary>Drops one reference; a block freed this way drops its reference to the next one, iteratively.</summary>
+    /// <summary>A queued segment over this block's bytes; released with <see cref="ReleaseReader"/> once sent.</summary>
+    public void AddReader() => Interlocked.Increment(ref _readers);
+
+    public void ReleaseReader()
+    {
+        if (Interlocked.Decrement(ref _readers) == 0)
+            Free();
+    }
+
+    /// <summary>Drops one position; a block no position holds drops its link to the next one, iteratively.</summary>
     public void Release()
     {
         var chunk = this;
-        while (chunk != null && Interlocked.Decrement(ref chunk._references) == 0)
+        while (chunk != null && Interlocked.Decrement(ref chunk._positions) == 0)
         {
-            var array = Interlocked.Exchange(ref chunk._array, null);
-            if (array != null)
-                EngineBuffers.Return(array);
             var next = chunk._next;
             chunk._next = null;
+            chunk.ReleaseReader();
             chunk = next;
         }
+    }
+
+    private void Free()
+    {
+        var array = Interlocked.Exchange(ref _array, null);
+        if (array == null)
+            return;
+        EngineBuffers.Return(array);
+        Log.BlockFreed();
     }
 }

@@ -16,12 +16,20 @@ internal sealed class MulticastLog
     private LogChunk? _current;
     private long _written;
     private long _end;
+    private long _liveBlocks;
 
     /// <summary>Held by a multicast from its first write to its publication, and by a session joining the log.</summary>
     public object Lock { get; } = new();
 
     /// <summary>Bytes published: every session attached before a message was published reads up to here.</summary>
     public long End => Volatile.Read(ref _end);
+
+    /// <summary>Blocks whose array is still held (by the log, a session's position or a queued segment).</summary>
+    public long LiveBlocks => Interlocked.Read(ref _liveBlocks);
+
+    internal void BlockMade() => Interlocked.Increment(ref _liveBlocks);
+
+    internal void BlockFreed() => Interlocked.Decrement(ref _liveBlocks);
 
     /// <summary>Bytes written, published or not (under <see cref="Lock"/>).</summary>
     public long Written => _written;

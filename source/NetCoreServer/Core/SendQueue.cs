@@ -84,7 +84,7 @@ internal sealed class SendQueue
 
     /// <summary>
     /// Queues bytes of a multicast log block by reference. Consecutive ranges of the same block extend one segment, so
-    /// a run of small messages is one gather entry; a new segment takes a reference that is released after sending.
+    /// a run of small messages is one gather entry; a new segment takes a reader reference on the block, released after sending.
     /// </summary>
     public void AppendLog(LogChunk chunk, int offset, int count)
     {
@@ -95,7 +95,7 @@ internal sealed class SendQueue
             return;
         }
         FlushTail();
-        chunk.AddReference();
+        chunk.AddReader();
         _tail = new Segment(chunk.Array, offset, count, chunk);
         _hasTail = true;
     }
@@ -179,7 +179,7 @@ internal sealed class SendQueue
                     EngineBuffers.Return(Array);
                     break;
                 case LogChunk chunk:
-                    chunk.Release();
+                    chunk.ReleaseReader();
                     break;
                 case IDisposable disposable:
                     disposable.Dispose();

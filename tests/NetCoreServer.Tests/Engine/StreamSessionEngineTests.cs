@@ -149,6 +149,53 @@ public sealed class StreamSessionEngineTests
     }
 
     [Test]
+    public async Task AStuckSessionHoldsTheLogBlocksOfItsQueueAndNoLaterOnes()
+    {
+        // A session whose sends never complete, beside one that reads at once: the stuck one may hold its send
+        // limit's worth of the log, and the blocks after its queue must go back as the reader passes them.
+        const int limit = 256 * 1024;
+        var log = new MulticastLog();
+        var stuckTransport = new InMemoryTransport { BlockWhenEmpty = true, HoldSends = true };
+        var stuck = Start(stuckTransport, new RecordingHost(), new EngineOptions { SendBufferLimit = limit }, log);
+        var readerTransport = new InMemoryTransport { BlockWhenEmpty = true };
+        var reader = Start(readerTransport, new RecordingHost(), log: log);
+
+        var message = new byte[32 * 1024];
+        var mostLive = 0L;
+        for (var i = 0; i < 300; i++)
+        {
+            lock (log.Lock)
+            {
+                var start = log.Written;
+                log.Write(message);
+                stuck.OfferLogged(start, log.Written);
+                reader.OfferLogged(start, log.Written);
+                log.Publish();
+                System.Threading.Interlocked.MemoryBarrier();
+                stuck.WakeForLog();
+                reader.WakeForLog();
+            }
+            if (i % 10 == 9)
+            {
+                Assert.That(await reader.Flush(), Is.True);
+                mostLive = Math.Max(mostLive, log.LiveBlocks);
+            }
+        }
+
+        Assert.That(readerTransport.Sent(), Has.Length.EqualTo(300 * message.Length), "the reader got every message");
+        Assert.That(stuck.BytesPending + stuck.BytesSending, Is.LessThanOrEqualTo(limit), "the stuck session holds at most its limit");
+        // Its limit in blocks, one it straddles at each end, and the block being written.
+        Assert.That(mostLive, Is.LessThanOrEqualTo(limit / LogChunk.Size + 3), "blocks alive while 9.4 MiB went through the log");
+        stuck.Abort(DisconnectReason.Local);
+        reader.Abort(DisconnectReason.Local);
+        stuckTransport.ReleaseSends();
+        await Wait.For(stuck.Completion, "stuck engine finished");
+        await Wait.For(reader.Completion, "reader engine finished");
+        // The held batch is let go when its send completes, which may come after the engine finished.
+        await Wait.Until(() => log.LiveBlocks <= 1, "only the block being written alive once both left");
+    }
+
+    [Test]
     public async Task AfterTheDisconnectBeginsMulticastsNoLongerReachTheSession()
     {
         var transport = new InMemoryTransport();

@@ -65,6 +65,13 @@ public sealed class StressScenarioTests
         Assert.That(EngineBuffers.PooledBytes, Is.EqualTo(0), "no large buffer kept after the burst");
     }
 
+    /// <summary>
+    /// A client that never reads beside 10 readers, multicast 16 MB/s for 6 s per case (raw and WebSocket, Skip and
+    /// Disconnect): the process's memory stays flat, the stuck session holds at most its send limit.
+    /// </summary>
+    [Test]
+    public Task AClientThatNeverReadsDoesNotGrowTheServerWhateverThePolicy() => Run("stuck reader", 0.1);
+
     /// <summary>Several threads call Send, SendAsync, Multicast and Disconnect on the same sessions for 2 s: no exception, no deadlock, nothing lost or reordered on the sessions that stayed open.</summary>
     [Test]
     public Task ConcurrentSendsMulticastsAndDisconnectsLoseAndReorderNothing() => Run("concurrency", 0.2);
