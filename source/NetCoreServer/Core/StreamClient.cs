@@ -43,9 +43,10 @@ public abstract class StreamClient : StreamConnection
 
     /// <summary>
     /// The socket of the current (or last) connection. For an address or socket-file endpoint the new socket is set
-    /// before OnConnecting runs (not connected yet), as in NetCoreServer; for a host name, once connected.
+    /// before OnConnecting runs (not connected yet), as in NetCoreServer; for a host name, once connected. Null before the
+    /// first connect.
     /// </summary>
-    public Socket Socket { get; private set; } = null!;
+    public Socket? Socket { get; private set; }
 
     /// <summary>True while a connect is under way.</summary>
     public bool IsConnecting { get; private set; }
