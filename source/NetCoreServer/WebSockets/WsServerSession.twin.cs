@@ -53,6 +53,8 @@ using NetCoreServer.WebSockets;
         var ws = new WsConnection(this, WsRole.Server, result, _wsOptions);
         Protocol = ws;
         SendUpgrade(Response);
+        // Not corked with the first frames: NetCoreServer's WsClient drops bytes read together with the 101.
+        Engine?.SendHeldNow();
         // Published after the 101 is queued: a multicast or a send from another thread cannot come before it.
         Volatile.Write(ref _ws, ws);
         ws.Start();
