@@ -84,6 +84,34 @@ internal static class NetCoreServerParameterNames
             ["SendPostRequest(string, string, TimeSpan?)"] = ["url", "content", "timeout"],
             ["SendPutRequest(string, string, TimeSpan?)"] = ["url", "content", "timeout"],
         };
+        // HttpRequest and HttpResponse (8.x: span overloads, SetCookie with strict).
+        names[".ctor(int, string)"] = ["status", "protocol"];
+        names[".ctor(int, string, string)"] = ["status", "statusPhrase", "protocol"];
+        names[".ctor(string, string, string)"] = ["method", "url", "protocol"];
+        names["SetBegin(int, string)"] = ["status", "protocol"];
+        names["SetBegin(int, string, string)"] = ["status", "statusPhrase", "protocol"];
+        names["SetBegin(string, string, string)"] = ["method", "url", "protocol"];
+        names["Header(int)"] = ["i"];
+        names["SetHeader(string, string)"] = ["key", "value"];
+        names["SetContentType(string)"] = ["extension"];
+        names["SetCookie(string, string)"] = ["name", "value"];
+        names["SetCookie(string, string, int, string, string, bool, bool, bool)"] = ["name", "value", "maxAge", "path", "domain", "secure", "strict", "httpOnly"];
+        names["SetBodyLength(int)"] = ["length"];
+        names["MakeOkResponse(int)"] = ["status"];
+        names["MakeErrorResponse(string, string)"] = ["content", "contentType"];
+        names["MakeErrorResponse(int, string, string)"] = ["status", "content", "contentType"];
+        names["MakeOptionsResponse(string)"] = ["allow"];
+        names["MakeTraceResponse(HttpRequest)"] = ["request"];
+        foreach (var body in new[] { "string", "ReadOnlySpan<char>", "byte[]", "ReadOnlySpan<byte>" })
+        {
+            names[$"SetBody({body})"] = ["body"];
+            names[$"MakeGetResponse({body}, string)"] = ["content", "contentType"];
+            names[$"MakeTraceResponse({body})"] = ["content"];
+        }
+        foreach (var method in new[] { "MakeHeadRequest", "MakeGetRequest", "MakeDeleteRequest", "MakeOptionsRequest", "MakeTraceRequest" })
+            names[$"{method}(string)"] = ["url"];
+        foreach (var method in new[] { "MakePostRequest", "MakePutRequest" })
+            names[$"{method}(string, string, string)"] = ["url", "content", "contentType"];
         // The data forms every sending member shares: Send, SendAsync, Multicast, SendText, SendBinaryAsync, ...
         string[] senders = ["Send", "SendAsync", "Multicast", "SendText", "SendTextAsync", "SendBinary", "SendBinaryAsync", "SendPing", "SendPingAsync", "SendPong", "SendPongAsync"];
         foreach (var name in senders)
