@@ -25,10 +25,25 @@ public sealed class ReceivedOverrideTests
         public long Counted;
         public readonly TaskCompletionSource<bool> Requested = Signal<bool>();
         public readonly TaskCompletionSource<bool> Bytes = Signal<bool>();
+        private volatile Waiter? _waiter;
+
+        private sealed record Waiter(long Bytes, TaskCompletionSource<bool> Done);
+
+        /// <summary>Completes once the override has counted <paramref name="bytes"/> in all.</summary>
+        public Task Reached(long bytes)
+        {
+            var waiter = new Waiter(bytes, Signal<bool>());
+            _waiter = waiter;
+            if (Interlocked.Read(ref Counted) >= bytes)
+                waiter.Done.TrySetResult(true);
+            return waiter.Done.Task;
+        }
 
         protected override void OnReceived(byte[] buffer, long offset, long size)
         {
-            Interlocked.Add(ref Counted, size);
+            var counted = Interlocked.Add(ref Counted, size);
+            if (_waiter is { } waiter && counted >= waiter.Bytes)
+                waiter.Done.TrySetResult(true);
             Bytes.TrySetResult(true);
             if (callBase)
                 base.OnReceived(buffer, offset, size);
@@ -299,6 +314,55 @@ public sealed class ReceivedOverrideTests
 
         Assert.That(Interlocked.Read(ref session.Counted), Is.EqualTo(session.BytesReceived), "the session's override saw every byte");
         Assert.That(Interlocked.Read(ref client.Counted), Is.EqualTo(client.BytesReceived), "the client's override saw every byte");
+    }
+
+    [Test]
+    public async Task ThroughAnOverrideARequestSplitAcrossReadsAndTwoPipelinedOnesAreAllAnswered()
+    {
+        using var server = new CountingHttpServer(callBase: true);
+        Assert.That(server.Start(), Is.True);
+        using var raw = new System.Net.Sockets.TcpClient { NoDelay = true };
+        await raw.ConnectAsync(IPAddress.Loopback, PortOf(server));
+        var stream = raw.GetStream();
+        var one = "GET /a HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\n\r\nhello"u8.ToArray();
+        var two = "GET /b HTTP/1.1\r\nHost: localhost\r\n\r\nGET /c HTTP/1.1\r\nHost: localhost\r\n\r\n"u8.ToArray();
+
+        // The first request in three reads: the head cut inside a field, then inside the body.
+        var session = (CountingHttpSession?)null;
+        foreach (var (start, end) in new[] { (0, 20), (20, one.Length - 2), (one.Length - 2, one.Length) })
+        {
+            await stream.WriteAsync(one.AsMemory(start, end - start));
+            session ??= await Wait.For(server.Session.Task, "the session");
+            await Wait.For(session.Reached(end), $"the first {end} bytes in the override");
+        }
+        await stream.WriteAsync(two);
+        var answers = await Wait.For(ReadResponses(stream, 3), "three responses");
+
+        Assert.That(answers, Is.EqualTo(3));
+        Assert.That(Interlocked.Read(ref session!.Counted), Is.EqualTo(one.Length + two.Length));
+    }
+
+    private static async Task<int> ReadResponses(NetworkStream stream, int expected)
+    {
+        var text = new StringBuilder();
+        var buffer = new byte[4096];
+        int count;
+        while ((count = Count(text.ToString(), "HTTP/1.1 200")) < expected || !text.ToString().EndsWith("hello", StringComparison.Ordinal))
+        {
+            var read = await stream.ReadAsync(buffer);
+            if (read == 0)
+                break;
+            text.Append(Encoding.ASCII.GetString(buffer, 0, read));
+        }
+        return count;
+    }
+
+    private static int Count(string text, string what)
+    {
+        var count = 0;
+        for (var at = text.IndexOf(what, StringComparison.Ordinal); at >= 0; at = text.IndexOf(what, at + what.Length, StringComparison.Ordinal))
+            count++;
+        return count;
     }
 
     [Test]
