@@ -112,6 +112,21 @@ internal static class NetCoreServerParameterNames
             names[$"{method}(string)"] = ["url"];
         foreach (var method in new[] { "MakePostRequest", "MakePutRequest" })
             names[$"{method}(string, string, string)"] = ["url", "content", "contentType"];
+        // Buffer, WebSocket, HttpServer's static content.
+        names[".ctor(long)"] = ["capacity"];
+        names[".ctor(byte[])"] = ["data"];
+        names["ExtractString(long, long)"] = ["offset", "size"];
+        names["Remove(long, long)"] = ["offset", "size"];
+        names["Reserve(long)"] = ["capacity"];
+        names["Resize(long)"] = ["size"];
+        names["Shift(long)"] = ["offset"];
+        names["Unshift(long)"] = ["offset"];
+        names["Append(byte[])"] = ["buffer"];
+        names["Append(byte[], long, long)"] = ["buffer", "offset", "size"];
+        names["Append(string)"] = ["text"];
+        names["PrepareReceiveFrame(byte[], long, long)"] = ["buffer", "offset", "size"];
+        names["AddStaticContent(string, string, string, TimeSpan?)"] = ["path", "prefix", "filter", "timeout"];
+        names["RemoveStaticContent(string)"] = ["path"];
         // The data forms every sending member shares: Send, SendAsync, Multicast, SendText, SendBinaryAsync, ...
         string[] senders = ["Send", "SendAsync", "Multicast", "SendText", "SendTextAsync", "SendBinary", "SendBinaryAsync", "SendPing", "SendPingAsync", "SendPong", "SendPongAsync"];
         foreach (var name in senders)
