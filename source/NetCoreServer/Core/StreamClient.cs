@@ -32,10 +32,10 @@ public abstract class StreamClient : StreamConnection
         OptionStopReadingWhenUnwritable = false;
     }
 
-    /// <summary>The address as given to the constructor.</summary>
+    /// <summary>The address as given to the constructor; for a Unix-socket client, the path of the server's socket file.</summary>
     public string Address { get; }
 
-    /// <summary>The port as given to the constructor.</summary>
+    /// <summary>The port as given to the constructor; 0 for a Unix-socket client.</summary>
     public int Port { get; }
 
     /// <summary>The server endpoint.</summary>

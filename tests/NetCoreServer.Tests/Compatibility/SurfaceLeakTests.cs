@@ -58,6 +58,16 @@ public sealed class SurfaceLeakTests
     }
 
     [Test]
+    public void AUnixSocketClientsAddressIsItsServersPathAndItsPortIsZero()
+    {
+        var path = UdsTestTransport.NewPath();
+        using var client = new UdsClient(path);
+
+        Assert.That(client.Address, Is.EqualTo(path));
+        Assert.That(client.Port, Is.Zero);
+    }
+
+    [Test]
     public void FileCacheEntryOverheadIsNotPublic()
     {
         Assert.That(typeof(FileCache).GetField("EntryOverhead", BindingFlags.Public | BindingFlags.Static), Is.Null);
