@@ -137,6 +137,14 @@ internal static class NetCoreServerParameterNames
             names[$"{name}(string)"] = ["text"];
             names[$"{name}(ReadOnlySpan<char>)"] = ["text"];
         }
+        foreach (var name in new[] { "SendRequestBody", "SendRequestBodyAsync", "SendResponseBody", "SendResponseBodyAsync" })
+        {
+            names[$"{name}(string)"] = ["body"];
+            names[$"{name}(ReadOnlySpan<char>)"] = ["body"];
+            names[$"{name}(byte[])"] = ["buffer"];
+            names[$"{name}(byte[], long, long)"] = ["buffer", "offset", "size"];
+            names[$"{name}(ReadOnlySpan<byte>)"] = ["buffer"];
+        }
         foreach (var name in new[] { "Send", "SendAsync" })
         {
             names[$"{name}(EndPoint, byte[])"] = ["endpoint", "buffer"];
