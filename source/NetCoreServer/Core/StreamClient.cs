@@ -32,10 +32,10 @@ public abstract class StreamClient : StreamConnection
         OptionStopReadingWhenUnwritable = false;
     }
 
-    /// <summary>The address as given to the constructor.</summary>
+    /// <summary>The address as given to the constructor; for a Unix-socket client, the path of the server's socket file.</summary>
     public string Address { get; }
 
-    /// <summary>The port as given to the constructor.</summary>
+    /// <summary>The port as given to the constructor; 0 for a Unix-socket client.</summary>
     public int Port { get; }
 
     /// <summary>The server endpoint.</summary>
@@ -43,9 +43,10 @@ public abstract class StreamClient : StreamConnection
 
     /// <summary>
     /// The socket of the current (or last) connection. For an address or socket-file endpoint the new socket is set
-    /// before OnConnecting runs (not connected yet), as in NetCoreServer; for a host name, once connected.
+    /// before OnConnecting runs (not connected yet), as in NetCoreServer; for a host name, once connected. Null before the
+    /// first connect.
     /// </summary>
-    public Socket Socket { get; private set; } = null!;
+    public Socket? Socket { get; private set; }
 
     /// <summary>True while a connect is under way.</summary>
     public bool IsConnecting { get; private set; }

@@ -45,12 +45,15 @@ public abstract partial class StreamConnection
     /// The buffer is pooled: it is valid only until this method returns, so copy what you keep. The next read
     /// starts when this returns, so a slow handler slows the peer (TCP backpressure) instead of growing memory.
     /// </summary>
+    /// <remarks>
+    /// On HTTP and WebSocket connections, as in NetCoreServer, this is where the protocol parses: an override sees
+    /// every raw chunk, its <c>base.OnReceived</c> parses it (raising OnReceivedRequest, OnWsReceived...), and one that
+    /// does not call base turns parsing off. Without an override the bytes go to the parser directly.
+    /// </remarks>
     /// <param name="buffer">Buffer holding the data.</param>
     /// <param name="offset">Offset of the data in <paramref name="buffer"/>.</param>
     /// <param name="size">Number of bytes received.</param>
-    protected virtual void OnReceived(byte[] buffer, long offset, long size)
-    {
-    }
+    protected virtual void OnReceived(byte[] buffer, long offset, long size) => FeedProtocol(buffer, offset, size);
 
     /// <summary>
     /// Called after each batch of queued data is handed to the socket, on the thread that sent it (a thread-pool

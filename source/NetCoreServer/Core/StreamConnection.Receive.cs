@@ -1,5 +1,6 @@
 using System;
 using System.Text;
+using System.Threading;
 using NetCoreServer.Core;
 
 namespace NetCoreServer;
@@ -41,6 +42,43 @@ public abstract partial class StreamConnection
         var buffer = new byte[size];
         var length = Receive(buffer);
         return Encoding.UTF8.GetString(buffer, 0, (int)length);
+    }
+
+    /// <summary>
+    /// What <see cref="OnReceived"/> does for a connection with a protocol (HTTP, WebSocket): hands the bytes to it, after
+    /// any it left unconsumed before, until it consumes nothing more, and keeps the rest for the next call. A message
+    /// left unfinished past the receive limit closes the connection with <see cref="DisconnectReason.ProtocolError"/>.
+    /// </summary>
+    private void FeedProtocol(byte[] buffer, long offset, long size)
+    {
+        if (Volatile.Read(ref _protocol) == null || size <= 0)
+            return;
+        var feed = _feed ??= new ProtocolFeed();
+        var chunk = buffer.AsSpan(checked((int)offset), checked((int)size));
+        var data = feed.Length == 0 ? chunk : feed.Append(chunk);
+        var consumed = 0;
+        while (consumed < data.Length && IsConnected)
+        {
+            // Read each time: an upgrade replaces the protocol, and the bytes after it go to the new one.
+            var protocol = Volatile.Read(ref _protocol);
+            if (protocol == null)
+                break;
+            var taken = protocol.Received(data[consumed..]);
+            if (taken <= 0)
+                break;
+            consumed += Math.Min(taken, data.Length - consumed);
+        }
+        if (!IsConnected)
+        {
+            feed.Clear();
+            return;
+        }
+        feed.Keep(data, consumed);
+        if (feed.Length >= Limits.EffectiveReceiveBufferLimit)
+        {
+            feed.Clear();
+            DisconnectEngine(NetCoreServer.DisconnectReason.ProtocolError);
+        }
     }
 
     /// <summary>Starts the receive loop (if it is not running yet); data then arrives through <see cref="OnReceived"/>.</summary>

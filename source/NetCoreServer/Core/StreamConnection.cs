@@ -27,6 +27,9 @@ public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
     private IStreamProtocol? _protocol;
     // Shared with the other sessions of a server until an Option is written here (see WritableLimits).
     private EngineOptions _limits;
+    // A user's class overrides OnReceived: received bytes go through it, and its base.OnReceived feeds the protocol.
+    private readonly bool _receivedOverridden;
+    private ProtocolFeed? _feed;
 
     /// <param name="shared">
     /// Options shared with other connections (a server's session defaults), or null for options of its own (a client).
@@ -35,6 +38,7 @@ public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
     {
         _limits = shared ?? new();
         Id = Guid.NewGuid();
+        _receivedOverridden = ReceivedOverride.In(GetType());
     }
 
     /// <summary>Unique identifier of this session or client.</summary>
@@ -99,6 +103,7 @@ public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
     private protected StreamSessionEngine CreateEngine(IStreamTransport transport)
     {
         var engine = new StreamSessionEngine(transport, this);
+        _feed?.Clear();
         Interlocked.Exchange(ref _engine, engine);
         return engine;
     }
@@ -151,8 +156,9 @@ public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
     int IStreamSessionHost.EngineReceived(byte[] buffer, int offset, int size)
     {
         var protocol = Volatile.Read(ref _protocol);
-        if (protocol != null)
+        if (protocol != null && !_receivedOverridden)
             return protocol.Received(buffer.AsSpan(offset, size));
+        // Raw bytes, or a user's override that sees each chunk once: what its base.OnReceived leaves is kept by the feed.
         OnReceived(buffer, offset, size);
         return size;
     }
@@ -171,7 +177,11 @@ public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
 
     void IStreamSessionHost.EngineDisconnected() => NotifyDisconnected();
 
-    void IStreamSessionHost.EngineReleased() => NotifyReleased();
+    void IStreamSessionHost.EngineReleased()
+    {
+        _feed?.Clear();
+        NotifyReleased();
+    }
 
     void IStreamSessionHost.EngineCounted(long received, long sent) => NotifyCounted(received, sent);
 

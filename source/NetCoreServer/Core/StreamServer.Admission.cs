@@ -27,10 +27,16 @@ public abstract partial class StreamServer<TSession>
     /// <summary>
     /// Most sessions from one remote IP address (IPv4-mapped IPv6 addresses count as their IPv4 address); a connection
     /// beyond it is refused with <see cref="RefusalReason.AddressFull"/>. 0 (the default) sets no per-address cap, because
-    /// many legitimate clients can share one address (NAT, a proxy, loopback benchmarks). Unix sockets have no address
-    /// and are not counted.
+    /// many legitimate clients can share one address (NAT, a proxy, loopback benchmarks).
     /// </summary>
-    public int OptionMaxSessionsPerAddress { get; set; }
+    /// <exception cref="System.NotSupportedException">Set on a Unix-socket server: its peers have no address.</exception>
+    public int OptionMaxSessionsPerAddress
+    {
+        get => _maxSessionsPerAddress;
+        set => _maxSessionsPerAddress = TcpOnly(value);
+    }
+
+    private int _maxSessionsPerAddress;
 
     /// <summary>
     /// Descriptors kept free for the rest of the process (files, outgoing connections, the runtime's own): a connection

@@ -7,8 +7,10 @@ namespace NetCoreServer;
 /// <summary>
 /// What every stream server has whatever its session type: the options its sessions start with, the byte counters
 /// they add to, and the server hooks they raise. Sessions are not generic (NetCoreServer's
-/// <c>TcpSession(TcpServer)</c>), so this is how a session reaches its <see cref="StreamServer{TSession}"/>; derive from
-/// that class, not this one.
+/// <c>TcpSession(TcpServer)</c>), so this is how a session reaches its <see cref="StreamServer{TSession}"/>. Public as
+/// the type that holds any stream server (TCP, TLS, Unix socket) for code that reads its options or counters; its
+/// constructor is not reachable outside the library, so servers derive from <see cref="TcpServer"/>,
+/// <see cref="SslServer"/> or <see cref="UdsServer"/>.
 /// </summary>
 public abstract partial class StreamServer
 {

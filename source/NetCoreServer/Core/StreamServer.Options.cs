@@ -1,34 +1,90 @@
 namespace NetCoreServer;
 
-// The options of every stream server; sessions read theirs when created. The TCP options are ignored by Unix-socket servers.
+// The options of every stream server; sessions read theirs when created. A Unix-socket server refuses the TCP ones.
 public abstract partial class StreamServer
 {
     /// <summary>Length of the pending-connections queue passed to listen (default 1024).</summary>
     public int OptionAcceptorBacklog { get; set; } = 1024;
 
     /// <summary>When listening on an IPv6 address, also accept IPv4 connections (default false).</summary>
-    public bool OptionDualMode { get; set; }
+    /// <exception cref="System.NotSupportedException">Set on a Unix-socket server (a TCP option).</exception>
+    public bool OptionDualMode
+    {
+        get => _dualMode;
+        set => _dualMode = TcpOnly(value);
+    }
+
+    private bool _dualMode;
 
     /// <summary>Enable SO_KEEPALIVE on accepted sockets (default false).</summary>
-    public bool OptionKeepAlive { get; set; }
+    /// <exception cref="System.NotSupportedException">Set on a Unix-socket server (a TCP option).</exception>
+    public bool OptionKeepAlive
+    {
+        get => _keepAlive;
+        set => _keepAlive = TcpOnly(value);
+    }
+
+    private bool _keepAlive;
 
     /// <summary>Seconds of idleness before the first keep-alive probe; -1 (default) keeps the system value.</summary>
-    public int OptionTcpKeepAliveTime { get; set; } = -1;
+    /// <exception cref="System.NotSupportedException">Set on a Unix-socket server (a TCP option).</exception>
+    public int OptionTcpKeepAliveTime
+    {
+        get => _tcpKeepAliveTime;
+        set => _tcpKeepAliveTime = TcpOnly(value);
+    }
+
+    private int _tcpKeepAliveTime = -1;
 
     /// <summary>Seconds between keep-alive probes; -1 (default) keeps the system value.</summary>
-    public int OptionTcpKeepAliveInterval { get; set; } = -1;
+    /// <exception cref="System.NotSupportedException">Set on a Unix-socket server (a TCP option).</exception>
+    public int OptionTcpKeepAliveInterval
+    {
+        get => _tcpKeepAliveInterval;
+        set => _tcpKeepAliveInterval = TcpOnly(value);
+    }
+
+    private int _tcpKeepAliveInterval = -1;
 
     /// <summary>Unanswered keep-alive probes before the connection is dropped; -1 (default) keeps the system value.</summary>
-    public int OptionTcpKeepAliveRetryCount { get; set; } = -1;
+    /// <exception cref="System.NotSupportedException">Set on a Unix-socket server (a TCP option).</exception>
+    public int OptionTcpKeepAliveRetryCount
+    {
+        get => _tcpKeepAliveRetryCount;
+        set => _tcpKeepAliveRetryCount = TcpOnly(value);
+    }
+
+    private int _tcpKeepAliveRetryCount = -1;
 
     /// <summary>Disable Nagle's algorithm on accepted sockets (default false).</summary>
-    public bool OptionNoDelay { get; set; }
+    /// <exception cref="System.NotSupportedException">Set on a Unix-socket server (a TCP option).</exception>
+    public bool OptionNoDelay
+    {
+        get => _noDelay;
+        set => _noDelay = TcpOnly(value);
+    }
+
+    private bool _noDelay;
 
     /// <summary>Set SO_REUSEADDR on the listening socket (default false).</summary>
-    public bool OptionReuseAddress { get; set; }
+    /// <exception cref="System.NotSupportedException">Set on a Unix-socket server (a TCP option).</exception>
+    public bool OptionReuseAddress
+    {
+        get => _reuseAddress;
+        set => _reuseAddress = TcpOnly(value);
+    }
+
+    private bool _reuseAddress;
 
     /// <summary>Set SO_EXCLUSIVEADDRUSE on the listening socket (Windows only; ignored elsewhere; default false).</summary>
-    public bool OptionExclusiveAddressUse { get; set; }
+    /// <exception cref="System.NotSupportedException">Set on a Unix-socket server (a TCP option).</exception>
+    public bool OptionExclusiveAddressUse
+    {
+        get => _exclusiveAddressUse;
+        set => _exclusiveAddressUse = TcpOnly(value);
+    }
+
+    private bool _exclusiveAddressUse;
 
     /// <summary>Initial receive buffer size of new sessions in bytes (default 8192); see <see cref="StreamConnection.OptionReceiveBufferSize"/>.</summary>
     public int OptionReceiveBufferSize { get; set; } = 8192;
@@ -68,6 +124,17 @@ public abstract partial class StreamServer
     }
 
     private int _eventLoops;
+
+    /// <summary>True for a Unix-domain-socket server, whose sockets have no TCP options and peers no address.</summary>
+    private protected virtual bool UnixSocket => false;
+
+    /// <summary>Passes a TCP option's new value through, or refuses it on a Unix-socket server (silently ignoring it would hide a mistake).</summary>
+    private protected T TcpOnly<T>(T value, [System.Runtime.CompilerServices.CallerMemberName] string option = "")
+    {
+        if (UnixSocket)
+            throw new System.NotSupportedException($"{option} is a TCP option; a Unix domain socket server ({GetType().Name}) has no use for it.");
+        return value;
+    }
 
     // The options new sessions share until one of them writes its own (see StreamConnection.WritableLimits).
     private Core.EngineOptions? _sessionLimits;

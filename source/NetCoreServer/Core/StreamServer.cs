@@ -42,10 +42,10 @@ public abstract partial class StreamServer<TSession> : StreamServer, IDisposable
     /// <summary>Unique identifier of this server.</summary>
     public Guid Id { get; }
 
-    /// <summary>The address as given to the constructor.</summary>
+    /// <summary>The address as given to the constructor; for a Unix-socket server, the path of its socket file.</summary>
     public string Address { get; }
 
-    /// <summary>The port as given to the constructor.</summary>
+    /// <summary>The port as given to the constructor; 0 for a Unix-socket server.</summary>
     public int Port { get; }
 
     /// <summary>The endpoint; after <see cref="Start"/> it is the bound endpoint, so a server started on port 0 reports its real port.</summary>

@@ -19,8 +19,8 @@ public abstract class StreamSession : StreamConnection
         System.Diagnostics.Debug.Assert(Limits.Owner == owner, "a server's session options name it");
     }
 
-    /// <summary>The connected socket (set when the session connects).</summary>
-    public Socket Socket => Engine?.Transport.Socket!;
+    /// <summary>The connected socket; null until the server has accepted the session's connection (set before OnConnecting).</summary>
+    public Socket? Socket => Engine?.Transport.Socket;
 
     /// <summary>
     /// The server that accepted this session (the transports' sessions expose it typed as <c>Server</c>), named by the

@@ -57,6 +57,12 @@ internal sealed partial class StreamSessionEngine
     }
 
     /// <summary>
+    /// Starts sending what the cork holds now, from a hook of the read: a WebSocket 101 leaves in a write of its own, as
+    /// NetCoreServer's server sends it, because NetCoreServer's client drops what arrives in the 101's read.
+    /// </summary>
+    public void SendHeldNow() => SendHeld();
+
+    /// <summary>
     /// Starts sending what the cork holds now (for a caller about to wait for the queue, or to close): true when the
     /// caller must run the send loop.
     /// </summary>

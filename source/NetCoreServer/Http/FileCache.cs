@@ -11,7 +11,7 @@ namespace NetCoreServer;
 /// optional timeouts: NetCoreServer's file cache, bounded and safe to serve from. Thread-safe: every member may be
 /// called from any thread; no user code (an <see cref="InsertHandler"/>) runs while the cache's lock is held.
 /// <para>
-/// <b>Bounded.</b> <see cref="TotalSize"/> (the bytes of every value plus <see cref="EntryOverhead"/> per entry and
+/// <b>Bounded.</b> <see cref="TotalSize"/> (the bytes of every value plus 128 bytes of bookkeeping per entry and
 /// two bytes per key character) never exceeds <see cref="MaxTotalSize"/> (default 256 MiB), which protects the
 /// process from a served tree larger than its memory. Entries read from files are evicted least recently used
 /// first, and read again when asked for; values given to <see cref="Add"/> by hand are never evicted (only their
@@ -57,7 +57,7 @@ public partial class FileCache : IDisposable
     public const long DefaultMaxTotalSize = 256L * 1024 * 1024;
 
     /// <summary>Bytes charged to <see cref="TotalSize"/> for each entry besides its value and key (the cache's bookkeeping).</summary>
-    public const int EntryOverhead = 128;
+    internal const int EntryOverhead = 128;
 
     private readonly Lock _lock = new();
     private readonly TimeProvider _time;
@@ -106,7 +106,7 @@ public partial class FileCache : IDisposable
         }
     }
 
-    /// <summary>Bytes the cache holds: every value, two bytes per key character and <see cref="EntryOverhead"/> per entry.</summary>
+    /// <summary>Bytes the cache holds: every value, two bytes per key character and 128 bytes of bookkeeping per entry.</summary>
     public long TotalSize
     {
         get
@@ -222,11 +222,11 @@ public partial class FileCache : IDisposable
         GC.SuppressFinalize(this);
     }
 
-    /// <summary>Clears the cache when <paramref name="disposing"/>; override to release what a subclass holds.</summary>
-    /// <param name="disposing">True from <see cref="Dispose()"/>.</param>
-    protected virtual void Dispose(bool disposing)
+    /// <summary>Clears the cache when <paramref name="disposingManagedResources"/>; override to release what a subclass holds.</summary>
+    /// <param name="disposingManagedResources">True from <see cref="Dispose()"/>.</param>
+    protected virtual void Dispose(bool disposingManagedResources)
     {
-        if (!disposing)
+        if (!disposingManagedResources)
             return;
         lock (_lock)
         {

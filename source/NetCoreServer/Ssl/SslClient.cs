@@ -10,7 +10,7 @@ namespace NetCoreServer;
 /// The synchronous <see cref="StreamClient.Connect"/> also completes the handshake before it returns. The server name
 /// checked against the certificate (and sent as SNI) is the address or host name given to the constructor.
 /// </summary>
-public partial class SslClient : TcpClient
+public partial class SslClient : IpStreamClient
 {
     /// <summary>Creates a TLS client for an IP address and port.</summary>
     /// <param name="context">TLS settings (validation, client certificate, protocols).</param>

@@ -8,7 +8,9 @@ namespace NetCoreServer;
 
 /// <summary>
 /// Unix domain socket server: the same engine, sessions, hooks, limits and Multicast as <see cref="TcpServer"/>;
-/// only the endpoint differs (a file path). TCP-only options are ignored.
+/// only the endpoint differs (a file path). Setting a TCP-only option (OptionNoDelay, OptionKeepAlive, OptionDualMode,
+/// OptionMaxSessionsPerAddress...) throws <see cref="NotSupportedException"/>; <c>Address</c> is the path and
+/// <c>Port</c> is 0.
 /// <para>
 /// The socket file: Start removes a socket file left by a dead server (nobody answers on it) and binds there. Start
 /// fails with a <see cref="SocketException"/> whose <see cref="SocketException.SocketErrorCode"/> is
@@ -47,6 +49,8 @@ public class UdsServer : StreamServer<UdsSession>
 
     /// <summary>Path of the socket file.</summary>
     public string Path { get; }
+
+    private protected override bool UnixSocket => true;
 
     // Linux abstract names (a leading NUL, shown as '@') have no file.
     private bool IsAbstract => _endpoint.Serialize()[2] == 0;

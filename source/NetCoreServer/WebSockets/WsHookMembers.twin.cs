@@ -112,9 +112,10 @@ using NetCoreServer.WebSockets;
     /// <summary>
     /// Blocking receive of the next whole text message, for a client connected with the synchronous <c>Connect</c>
     /// whose receive loop is not running (OnWsReceived is raised too). Returns "" when not upgraded, when the
-    /// connection closed first, or while the receive loop runs (server sessions always run it).
+    /// connection closed first, or while the receive loop runs.
     /// </summary>
     /// <returns>The message as text.</returns>
+    /// <exception cref="NotSupportedException">Called on a server session, whose messages arrive through OnWsReceived.</exception>
     public string ReceiveText()
     {
         var message = ReceiveMessage();
@@ -123,6 +124,7 @@ using NetCoreServer.WebSockets;
 
     /// <summary>Blocking receive of the next whole message as bytes; see <see cref="ReceiveText"/>.</summary>
     /// <returns>The message; empty when none was received.</returns>
+    /// <exception cref="NotSupportedException">Called on a server session, whose messages arrive through OnWsReceived.</exception>
     public NetCoreServer.Buffer ReceiveBinary()
     {
         var message = ReceiveMessage();

@@ -13,10 +13,11 @@ using NetCoreServer.WebSockets;
     public void SendUpgrade(HttpResponse response) => SendResponseAsync(response);
 
     /// <summary>
-    /// Server sessions always run their receive loop: a blocking receive has nothing to wait for. Messages arrive through
-    /// <see cref="OnWsReceived"/>.
+    /// Server sessions always run their receive loop, so a blocking receive would never get a message: it fails at once
+    /// instead of returning an empty one. Messages arrive through <see cref="OnWsReceived"/>.
     /// </summary>
-    private static byte[]? ReceiveMessage() => null;
+    private static byte[]? ReceiveMessage()
+        => throw new NotSupportedException("A server session receives through its receive loop: messages arrive in OnWsReceived. ReceiveText and ReceiveBinary are for a client connected with Connect().");
 
     /// <summary>A server session's Close does not wait: the connection closes when the client answers.</summary>
     private static void WaitClosed()
@@ -52,6 +53,8 @@ using NetCoreServer.WebSockets;
         var ws = new WsConnection(this, WsRole.Server, result, _wsOptions);
         Protocol = ws;
         SendUpgrade(Response);
+        // Not corked with the first frames: NetCoreServer's WsClient drops bytes read together with the 101.
+        Engine?.SendHeldNow();
         // Published after the 101 is queued: a multicast or a send from another thread cannot come before it.
         Volatile.Write(ref _ws, ws);
         ws.Start();

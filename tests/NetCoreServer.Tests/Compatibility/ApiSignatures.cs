@@ -118,6 +118,9 @@ internal static class ApiSignatures
     private static string Parameter(ParameterInfo parameter)
         => parameter.ParameterType.IsByRef && parameter.IsOut ? "out " + Name(parameter.ParameterType.GetElementType()!) : Name(parameter.ParameterType);
 
+    /// <summary>A type as the signatures write it: "byte[]", "ReadOnlySpan<byte>", "TimeSpan?", "ref EndPoint".</summary>
+    public static string TypeName(Type type) => Name(type);
+
     private static string Name(Type type)
     {
         if (type.IsByRef)

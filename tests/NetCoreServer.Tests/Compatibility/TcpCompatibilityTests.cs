@@ -83,10 +83,10 @@ public sealed class TcpCompatibilityTests
         var session = server.ConnectedSessionList().Single();
         Assert.That(server.FindSession(session.Id), Is.SameAs(session), "FindSession by Id");
         Assert.That(session.Server, Is.SameAs(server));
-        Assert.That(session.Socket.NoDelay, Is.True, "server OptionNoDelay reached the session socket");
+        Assert.That(session.Socket!.NoDelay, Is.True, "server OptionNoDelay reached the session socket");
         Assert.That(session.Socket.GetSocketOption(SocketOptionLevel.Socket, SocketOptionName.KeepAlive), Is.Not.EqualTo(0), "server OptionKeepAlive");
         Assert.That(session.Socket.GetSocketOption(SocketOptionLevel.Tcp, SocketOptionName.TcpKeepAliveTime), Is.EqualTo(60), "server OptionTcpKeepAliveTime");
-        Assert.That(client.Socket.NoDelay, Is.True, "client OptionNoDelay");
+        Assert.That(client.Socket!.NoDelay, Is.True, "client OptionNoDelay");
         Assert.That(client.Socket.GetSocketOption(SocketOptionLevel.Tcp, SocketOptionName.TcpKeepAliveInterval), Is.EqualTo(10), "client OptionTcpKeepAliveInterval");
 
         var expected = new StringBuilder();
@@ -163,7 +163,7 @@ public sealed class TcpCompatibilityTests
         Assert.That(second.Probe.ReceivedText(), Is.EqualTo(multicast));
 
         // One session answers its own client with every overload; the other client gets nothing more.
-        var session = server.ConnectedSessionList().Single(s => s.Socket.RemoteEndPoint!.Equals(first.Socket.LocalEndPoint));
+        var session = server.ConnectedSessionList().Single(s => s.Socket!.RemoteEndPoint!.Equals(first.Socket!.LocalEndPoint));
         Assert.That(session.Send(Bytes("s(byte[]);")), Is.EqualTo(10));
         Assert.That(session.Send(Padded("s(byte[],offset,size);"), 2, 22), Is.EqualTo(22));
         Assert.That(session.Send("s(span<byte>);"u8), Is.EqualTo(14));

@@ -120,7 +120,7 @@ internal sealed class ProducerStream : System.IO.Stream
 
 /// <summary>HttpClientEx or HttpsClientEx: the same members on two types.</summary>
 internal sealed record ExClient(
-    TcpClient Client,
+    IpStreamClient Client,
     Func<HttpRequest, TimeSpan?, System.Threading.Tasks.Task<HttpResponse>> Send,
     Func<string, TimeSpan?, System.Threading.Tasks.Task<HttpResponse>> Get,
     Func<string, string, TimeSpan?, System.Threading.Tasks.Task<HttpResponse>> Post,

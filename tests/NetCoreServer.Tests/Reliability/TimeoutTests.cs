@@ -140,7 +140,7 @@ public sealed class TimeoutTests
             s.Options.OptionTcpKeepAliveRetryCount = 4;
         });
         using var client = new TestClient(_transport, server);
-        var tcp = (TcpClient)client.Client;
+        var tcp = (IpStreamClient)client.Client;
         tcp.OptionKeepAlive = true;
         tcp.OptionTcpKeepAliveTime = 11;
         tcp.OptionTcpKeepAliveInterval = 5;
@@ -148,8 +148,8 @@ public sealed class TimeoutTests
         Assert.That(await Wait.For(client.ConnectAndWaitAsync(), "client connect"), Is.True);
         await Wait.For(server.FirstConnected, "session connected");
 
-        Assert.That(KernelKeepAlive(server.LastSession!.Session.Socket), Is.EqualTo((1, 7, 3, 4)), "server session: SO_KEEPALIVE, TCP_KEEPIDLE, TCP_KEEPINTVL, TCP_KEEPCNT");
-        Assert.That(KernelKeepAlive(tcp.Socket), Is.EqualTo((1, 11, 5, 6)), "client: SO_KEEPALIVE, TCP_KEEPIDLE, TCP_KEEPINTVL, TCP_KEEPCNT");
+        Assert.That(KernelKeepAlive(server.LastSession!.Session.Socket!), Is.EqualTo((1, 7, 3, 4)), "server session: SO_KEEPALIVE, TCP_KEEPIDLE, TCP_KEEPINTVL, TCP_KEEPCNT");
+        Assert.That(KernelKeepAlive(tcp.Socket!), Is.EqualTo((1, 11, 5, 6)), "client: SO_KEEPALIVE, TCP_KEEPIDLE, TCP_KEEPINTVL, TCP_KEEPCNT");
     }
 
     /// <summary>Reads the keep-alive settings with getsockopt(2) itself, so the test sees what the kernel holds.</summary>

@@ -52,8 +52,8 @@ public sealed class TcpAddressingTests
             client.SendAsync("dual");
             await Wait.For(client.Received.Reaches(4), $"echo over {client.Address}");
         }
-        Assert.That(v4.Socket.AddressFamily, Is.EqualTo(AddressFamily.InterNetwork));
-        Assert.That(v6.Socket.AddressFamily, Is.EqualTo(AddressFamily.InterNetworkV6));
+        Assert.That(v4.Socket!.AddressFamily, Is.EqualTo(AddressFamily.InterNetwork));
+        Assert.That(v6.Socket!.AddressFamily, Is.EqualTo(AddressFamily.InterNetworkV6));
     }
 
     [Test]
