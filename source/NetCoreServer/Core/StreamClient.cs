@@ -92,11 +92,14 @@ public abstract class StreamClient : StreamConnection
 
     /// <summary>
     /// Connects synchronously. Like NetCoreServer, it does not start receiving: call <see cref="StreamConnection.ReceiveAsync"/>
-    /// to get <see cref="StreamConnection.OnReceived"/> calls, or use the blocking <c>Receive</c>.
+    /// to get <see cref="StreamConnection.OnReceived"/> calls, or use the blocking <c>Receive</c>. On an event loop's
+    /// thread (a hook with <c>OptionEventLoops</c>) it throws instead of blocking the loop: use <see cref="ConnectAsync"/>.
     /// </summary>
     /// <returns>True when connected.</returns>
+    /// <exception cref="InvalidOperationException">Called on an event loop's thread.</exception>
     public virtual bool Connect()
     {
+        EventLoop.ThrowIfLoopThread(nameof(Connect), nameof(ConnectAsync));
         if (!TryBeginConnect())
             return false;
         Socket? socket = null;
@@ -170,8 +173,9 @@ public abstract class StreamClient : StreamConnection
     /// sees end of stream after that data), the socket closes, OnDisconnected runs, and then this returns (bounded by
     /// <see cref="StreamConnection.OptionDisconnectTimeout"/>). Unlike <see cref="DisconnectAndWaitAsync"/> it does not
     /// wait for the server to end its side: a thread blocked here must not wait on a peer that may need the thread pool
-    /// this thread belongs to (a server in the same process). Called from inside one of this client's hooks it does not
-    /// wait. A connect under way is cancelled.
+    /// this thread belongs to (a server in the same process). Called from inside one of this client's hooks, or on an
+    /// event loop's thread (whose loop the close may need), it starts the disconnect and returns without waiting. A
+    /// connect under way is cancelled.
     /// </summary>
     /// <returns>False if neither connected nor connecting.</returns>
     public virtual bool Disconnect()
@@ -184,7 +188,7 @@ public abstract class StreamClient : StreamConnection
         var engine = Engine;
         if (engine == null || !engine.Disconnect(NetCoreServer.DisconnectReason.Local, linger: false))
             return false;
-        if (IsInsideOwnHook)
+        if (IsInsideOwnHook || EventLoop.IsLoopThread)
             return true;
         // Data the server does not read holds the disconnect up until the timeout; the engine's timer would close it
         // then, but that timer runs on the thread pool, which callers blocked here can leave without a free thread.
@@ -215,9 +219,14 @@ public abstract class StreamClient : StreamConnection
     /// <param name="reason">Why.</param>
     internal void Abort(DisconnectReason reason) => Engine?.Abort(reason);
 
-    /// <summary>Disconnects, then connects synchronously.</summary>
+    /// <summary>Disconnects, then connects synchronously. On an event loop's thread it throws, as <see cref="Connect"/> does: use <see cref="ReconnectAsync"/>.</summary>
     /// <returns>False if not connected or if the new connect failed.</returns>
-    public virtual bool Reconnect() => Disconnect() && Connect();
+    /// <exception cref="InvalidOperationException">Called on an event loop's thread.</exception>
+    public virtual bool Reconnect()
+    {
+        EventLoop.ThrowIfLoopThread(nameof(Reconnect), nameof(ReconnectAsync));
+        return Disconnect() && Connect();
+    }
 
     /// <summary>Disconnects, then starts an asynchronous connect.</summary>
     /// <returns>False if not connected or the connect could not start.</returns>

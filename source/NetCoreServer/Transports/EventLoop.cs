@@ -61,6 +61,21 @@ internal sealed class EventLoop
     /// </summary>
     public static bool IsLoopThread => t_current != null;
 
+    /// <summary>
+    /// The one guard of the blocking members that cannot queue and return (connect, receive): on an event loop's thread
+    /// it throws, naming the asynchronous member to use, instead of letting the call wait there. Waiting stalls every
+    /// connection of the loop and may wait for this loop or another one that waits on it, which is a deadlock.
+    /// </summary>
+    /// <param name="call">The blocking member, as the user wrote it (e.g. "Connect").</param>
+    /// <param name="asyncMember">What to call instead (e.g. "ConnectAsync").</param>
+    /// <exception cref="InvalidOperationException">Called on an event loop's thread.</exception>
+    public static void ThrowIfLoopThread(string call, string asyncMember)
+    {
+        if (IsLoopThread)
+            throw new InvalidOperationException(
+                $"{call} blocks and was called on an event-loop thread (OptionEventLoops), where waiting stalls every connection of the loop and can wait for the loop itself: use {asyncMember} instead.");
+    }
+
     /// <summary>True on this loop's own thread.</summary>
     public bool IsCurrent => t_current == this;
 
