@@ -262,6 +262,30 @@ public sealed class EventLoopBlockingCallTests
         Assert.That(closed, Is.EqualTo(true), "the close started");
     }
 
+    private sealed class UpgradedClient(IPAddress address, int port) : WsClient(address, port)
+    {
+        public readonly TaskCompletionSource Upgraded = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        public override void OnWsConnected(HttpResponse response) => Upgraded.TrySetResult();
+    }
+
+    [Test]
+    public async Task ABlockingWsClientCloseOnALoopThreadQueuesTheCloseFrameAndReturns()
+    {
+        using var echo = new WsHookServer(IPAddress.Loopback);
+        Assert.That(echo.Start(), Is.True);
+        using var server = new HookServer(IPAddress.Loopback) { OptionEventLoops = 1 };
+        Assert.That(server.Start(), Is.True);
+        // The client is on the same loop: the server's answer to its close frame can only be read once the hook returned.
+        using var client = new UpgradedClient(IPAddress.Loopback, echo.BoundPort) { OptionEventLoops = 1 };
+        Assert.That(client.ConnectAsync(), Is.True);
+        await Wait.For(client.Upgraded.Task, "the WebSocket client upgraded");
+        var outcome = await RunOnLoopAsync(server, () => client.Close(1000));
+        Assert.That(outcome.Result, Is.EqualTo(true), "the close started");
+        await Wait.Until(() => !client.IsConnected, "the client closed once the loop read the answer");
+        await AssertTheLoopStillEchoes(server.BoundPort);
+    }
+
     /// <summary>An HTTP server on one loop that answers /big with a body no socket buffer takes, through the blocking SendResponse.</summary>
     private sealed class BigHttpServer(IPAddress address) : HttpServer(address, 0)
     {
