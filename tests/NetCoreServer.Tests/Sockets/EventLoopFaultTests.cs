@@ -37,6 +37,8 @@ public sealed class EventLoopFaultTests
 
         public readonly TaskCompletionSource<DisconnectReason> ThrowerGone = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
+        public readonly TaskCompletionSource Paused = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
         public int BoundPort => ((IPEndPoint)Endpoint).Port;
 
         protected override TcpSession CreateSession() => new Session(this);
@@ -58,6 +60,12 @@ public sealed class EventLoopFaultTests
         }
 
         protected override void OnHandlerException(Exception exception) => server.HandlerException.TrySetResult(exception);
+
+        protected override void OnWritabilityChanged(bool writable)
+        {
+            if (!writable)
+                server.Paused.TrySetResult();
+        }
 
         protected override void OnDisconnected()
         {
@@ -116,6 +124,41 @@ public sealed class EventLoopFaultTests
             while (read < answer.Length)
                 read += await Wait.For(socket.ReceiveAsync(answer.AsMemory(read), SocketFlags.None).AsTask(), "the echo of bytes sent with the connect");
         }
+        Assert.That(server.ReceiveThreads, Has.All.StartsWith(LoopThread), "every OnReceived ran on the loop");
+    }
+
+    [Test]
+    public async Task TheReadThatResumesAfterABackpressurePauseRunsOnTheLoop()
+    {
+        // The pause ends when the queue drains; the read that resumes used to run where that drain was reported (the pool).
+        using var server = new Server(IPAddress.Loopback) { OptionEventLoops = 1 };
+        Assert.That(server.Start(), Is.True);
+        using var socket = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true, ReceiveBufferSize = 4096 };
+        await socket.ConnectAsync(IPAddress.Loopback, server.BoundPort);
+        // A round trip first, so that only the resumed read can run anywhere else than the loop.
+        await socket.SendAsync("hello"u8.ToArray(), SocketFlags.None);
+        var hello = new byte[5];
+        for (var read = 0; read < hello.Length;)
+            read += await Wait.For(socket.ReceiveAsync(hello.AsMemory(read), SocketFlags.None).AsTask(), "the first echo");
+        while (server.ReceiveThreads.TryDequeue(out _))
+        {
+        }
+        const int total = 8 * 1024 * 1024;
+        var sending = Task.Run(async () =>
+        {
+            var chunk = new byte[64 * 1024];
+            for (var sent = 0; sent < total; sent += chunk.Length)
+                await socket.SendAsync(chunk, SocketFlags.None);
+        });
+        await Wait.For(server.Paused.Task, "the echo session unwritable: it stops reading");
+        var buffer = new byte[256 * 1024];
+        for (var read = 0; read < total;)
+        {
+            var n = await Wait.For(socket.ReceiveAsync(buffer, SocketFlags.None), "the echo after the pause");
+            Assert.That(n, Is.GreaterThan(0), "the echo goes on");
+            read += n;
+        }
+        await Wait.For(sending, "every byte sent");
         Assert.That(server.ReceiveThreads, Has.All.StartsWith(LoopThread), "every OnReceived ran on the loop");
     }
 
