@@ -394,8 +394,8 @@ internal sealed class EpollTransport : IStreamTransport, IValueTaskSource<IoResu
                 handle.DangerousRelease();
         }
         _socket.Dispose();
-        // What was parked ends as aborted, as a closed runtime socket's pending calls do, but not inside this call: the
-        // caller may hold the engine in a state its loops must not re-enter.
+        // What was parked ends with the error (aborted for a plain close, as a closed runtime socket's pending calls
+        // do), but not inside this call: the caller may hold the engine in a state its loops must not re-enter.
         if (receive != null)
             ThreadPool.UnsafeQueueUserWorkItem(static a => a.receive.ReceiveCompleted(IoResult.Failed(a.error)), (receive, error), preferLocal: false);
         if (send)

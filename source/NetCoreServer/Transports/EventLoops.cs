@@ -10,7 +10,8 @@ public static class EventLoops
 {
     /// <summary>
     /// Raised on the loop's thread for what an event loop caught instead of dying: an exception from the library's own
-    /// code while serving a connection (that connection then gets <c>OnError(SocketError.SocketError)</c> and closes), or
+    /// code while serving a connection (its socket is then closed: a read or send it had waiting ends with
+    /// <c>OnError(SocketError.SocketError)</c> and the disconnect), or
     /// an unexpected <c>epoll_wait</c> error (a <see cref="System.Net.Sockets.SocketException"/>, raised once per streak;
     /// the loop retries, backing off to one second). A hook's own exception never comes here: it goes to the
     /// connection's <c>OnHandlerException</c>. Handlers must be quick; what they throw is dropped.
