@@ -228,9 +228,23 @@ public abstract class StreamClient : StreamConnection
         return Disconnect() && Connect();
     }
 
-    /// <summary>Disconnects, then starts an asynchronous connect.</summary>
+    /// <summary>
+    /// Disconnects, then starts an asynchronous connect. Where <see cref="Disconnect"/> does not wait (inside this
+    /// client's hooks, on an event loop's thread) the connect starts once the disconnect has completed.
+    /// </summary>
     /// <returns>False if not connected or the connect could not start.</returns>
-    public virtual bool ReconnectAsync() => DisconnectAsync() && ConnectAsync();
+    public virtual bool ReconnectAsync()
+    {
+        var engine = Engine;
+        if (!DisconnectAsync())
+            return false;
+        if (engine == null || engine.Completion.IsCompleted)
+            return ConnectAsync();
+        // The connect (and its OnConnecting) runs on the pool after OnDisconnected, not on the thread that asked.
+        engine.Completion.ContinueWith(static (_, client) => ((StreamClient)client!).ConnectAsync(), this,
+            CancellationToken.None, TaskContinuationOptions.RunContinuationsAsynchronously, TaskScheduler.Default);
+        return true;
+    }
 
     private protected override void DisposeConnection() => Disconnect();
 

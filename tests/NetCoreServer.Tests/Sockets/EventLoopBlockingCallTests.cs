@@ -168,6 +168,54 @@ public sealed class EventLoopBlockingCallTests
         await AssertTheLoopStillEchoes(server.BoundPort);
     }
 
+    private sealed class CountingClient(IPAddress address, int port) : TcpClient(address, port)
+    {
+        private int _connects;
+
+        public readonly TaskCompletionSource Reconnected = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        protected override void OnConnected()
+        {
+            if (Interlocked.Increment(ref _connects) == 2)
+                Reconnected.TrySetResult();
+        }
+    }
+
+    [Test]
+    public async Task ReconnectAsyncOnALoopThreadConnectsOnceTheDisconnectHasCompleted()
+    {
+        // ReconnectAsync is what Reconnect's refusal points to: it must work where Disconnect does not wait.
+        using var server = new HookServer(IPAddress.Loopback) { OptionEventLoops = 1 };
+        Assert.That(server.Start(), Is.True);
+        // Its data waits for the loop's own session to read it: the disconnect cannot complete inside the hook.
+        using var client = new CountingClient(IPAddress.Loopback, server.BoundPort);
+        Assert.That(await client.ConnectAndWaitAsync(), Is.True);
+        var outcome = await RunOnLoopAsync(server, () =>
+        {
+            client.SendAsync(new byte[Big]);
+            return client.ReconnectAsync();
+        });
+        Assert.That(outcome.Result, Is.EqualTo(true), "the reconnect started");
+        await Wait.For(client.Reconnected.Task, "the client connected again");
+        Assert.That(client.IsConnected, Is.True);
+        await AssertTheLoopStillEchoes(server.BoundPort);
+    }
+
+    [Test]
+    public async Task ASynchronousReconnectOnALoopThreadFailsAtOnceNamingReconnectAsync()
+    {
+        using var server = new HookServer(IPAddress.Loopback) { OptionEventLoops = 1 };
+        Assert.That(server.Start(), Is.True);
+        using var target = new HookServer(IPAddress.Loopback);
+        Assert.That(target.Start(), Is.True);
+        using var client = new TcpClient(IPAddress.Loopback, target.BoundPort);
+        Assert.That(await client.ConnectAndWaitAsync(), Is.True);
+        var outcome = await RunOnLoopAsync(server, () => client.Reconnect());
+        AssertRefused(outcome, nameof(TcpClient.ReconnectAsync));
+        Assert.That(client.IsConnected, Is.True, "refused before it disconnected");
+        await AssertTheLoopStillEchoes(server.BoundPort);
+    }
+
     [Test]
     public async Task ABlockingReceiveOnALoopThreadFailsAtOnceNamingReceiveAsync()
     {
