@@ -93,11 +93,14 @@ public abstract class StreamClient : StreamConnection
 
     /// <summary>
     /// Connects synchronously. Like NetCoreServer, it does not start receiving: call <see cref="StreamConnection.ReceiveAsync"/>
-    /// to get <see cref="StreamConnection.OnReceived"/> calls, or use the blocking <c>Receive</c>.
+    /// to get <see cref="StreamConnection.OnReceived"/> calls, or use the blocking <c>Receive</c>. On an event loop's
+    /// thread (a hook with <c>OptionEventLoops</c>) it throws instead of blocking the loop: use <see cref="ConnectAsync"/>.
     /// </summary>
     /// <returns>True when connected.</returns>
+    /// <exception cref="InvalidOperationException">Called on an event loop's thread.</exception>
     public virtual bool Connect()
     {
+        EventLoop.ThrowIfLoopThread(nameof(Connect), nameof(ConnectAsync));
         if (!TryBeginConnect())
             return false;
         Socket? socket = null;
@@ -171,8 +174,9 @@ public abstract class StreamClient : StreamConnection
     /// sees end of stream after that data), the socket closes, OnDisconnected runs, and then this returns (bounded by
     /// <see cref="StreamConnection.OptionDisconnectTimeout"/>). Unlike <see cref="DisconnectAndWaitAsync"/> it does not
     /// wait for the server to end its side: a thread blocked here must not wait on a peer that may need the thread pool
-    /// this thread belongs to (a server in the same process). Called from inside one of this client's hooks it does not
-    /// wait. A connect under way is cancelled.
+    /// this thread belongs to (a server in the same process). Called from inside one of this client's hooks, or on an
+    /// event loop's thread (whose loop the close may need), it starts the disconnect and returns without waiting. A
+    /// connect under way is cancelled.
     /// </summary>
     /// <returns>False if neither connected nor connecting.</returns>
     public virtual bool Disconnect()
@@ -185,7 +189,7 @@ public abstract class StreamClient : StreamConnection
         var engine = Engine;
         if (engine == null || !engine.Disconnect(NetCoreServer.DisconnectReason.Local, linger: false))
             return false;
-        if (IsInsideOwnHook)
+        if (IsInsideOwnHook || EventLoop.IsLoopThread)
             return true;
         // Data the server does not read holds the disconnect up until the timeout; the engine's timer would close it
         // then, but that timer runs on the thread pool, which callers blocked here can leave without a free thread.
@@ -216,13 +220,32 @@ public abstract class StreamClient : StreamConnection
     /// <param name="reason">Why.</param>
     internal void Abort(DisconnectReason reason) => Engine?.Abort(reason);
 
-    /// <summary>Disconnects, then connects synchronously.</summary>
+    /// <summary>Disconnects, then connects synchronously. On an event loop's thread it throws, as <see cref="Connect"/> does: use <see cref="ReconnectAsync"/>.</summary>
     /// <returns>False if not connected or if the new connect failed.</returns>
-    public virtual bool Reconnect() => Disconnect() && Connect();
+    /// <exception cref="InvalidOperationException">Called on an event loop's thread.</exception>
+    public virtual bool Reconnect()
+    {
+        EventLoop.ThrowIfLoopThread(nameof(Reconnect), nameof(ReconnectAsync));
+        return Disconnect() && Connect();
+    }
 
-    /// <summary>Disconnects, then starts an asynchronous connect.</summary>
+    /// <summary>
+    /// Disconnects, then starts an asynchronous connect. Where <see cref="Disconnect"/> does not wait (inside this
+    /// client's hooks, on an event loop's thread) the connect starts once the disconnect has completed.
+    /// </summary>
     /// <returns>False if not connected or the connect could not start.</returns>
-    public virtual bool ReconnectAsync() => DisconnectAsync() && ConnectAsync();
+    public virtual bool ReconnectAsync()
+    {
+        var engine = Engine;
+        if (!DisconnectAsync())
+            return false;
+        if (engine == null || engine.Completion.IsCompleted)
+            return ConnectAsync();
+        // The connect (and its OnConnecting) runs on the pool after OnDisconnected, not on the thread that asked.
+        engine.Completion.ContinueWith(static (_, client) => ((StreamClient)client!).ConnectAsync(), this,
+            CancellationToken.None, TaskContinuationOptions.RunContinuationsAsynchronously, TaskScheduler.Default);
+        return true;
+    }
 
     private protected override void DisposeConnection() => Disconnect();
 

@@ -9,10 +9,12 @@ public abstract partial class StreamConnection
 {
     /// <summary>
     /// Blocking receive for connections that do not run the receive loop (a client after the synchronous
-    /// <c>Connect</c>, before <see cref="ReceiveAsync"/>). Raises <see cref="OnReceived"/> with the data.
+    /// <c>Connect</c>, before <see cref="ReceiveAsync"/>). Raises <see cref="OnReceived"/> with the data. On an event
+    /// loop's thread it throws instead of waiting there for the peer: use <see cref="ReceiveAsync"/>.
     /// </summary>
     /// <param name="buffer">Buffer to fill.</param>
     /// <returns>Bytes received; 0 when not connected, when the peer closed, or while the receive loop runs.</returns>
+    /// <exception cref="InvalidOperationException">Called on an event loop's thread.</exception>
     public virtual long Receive(byte[] buffer) => Receive(buffer, 0, buffer.Length);
 
     /// <summary>Blocking receive into part of a buffer; see <see cref="Receive(byte[])"/>.</summary>
@@ -20,11 +22,13 @@ public abstract partial class StreamConnection
     /// <param name="offset">Where to start writing.</param>
     /// <param name="size">Most bytes to read.</param>
     /// <returns>Bytes received.</returns>
+    /// <exception cref="InvalidOperationException">Called on an event loop's thread.</exception>
     public virtual long Receive(byte[] buffer, long offset, long size)
     {
         var engine = Engine;
         if (engine == null)
             return 0;
+        Transports.EventLoop.ThrowIfLoopThread(nameof(Receive), nameof(ReceiveAsync));
         var result = engine.ReceiveBlocking(buffer.AsSpan(checked((int)offset), checked((int)size)));
         if (result.Bytes > 0)
         {

@@ -22,7 +22,8 @@ public abstract partial class StreamConnection
 
     /// <summary>
     /// Sends data synchronously: when nothing is queued it is written straight to the socket; otherwise it is
-    /// queued behind earlier data and the call waits until it has been handed over. Raises <see cref="OnSent"/>.
+    /// queued behind earlier data and the call waits until it has been handed over. Raises <see cref="OnSent"/>. On an
+    /// event loop's thread it queues and returns as <c>SendAsync</c> does: waiting there could wait for the loop.
     /// </summary>
     /// <param name="buffer">Data to send.</param>
     /// <returns>Bytes sent; 0 when not connected.</returns>

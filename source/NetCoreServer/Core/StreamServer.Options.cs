@@ -109,8 +109,10 @@ public abstract partial class StreamServer
     /// server does, so a round trip costs no zero-byte peek and no hand-off between threads. The price: the session's
     /// hooks (<c>OnReceived</c> and the others raised by its I/O) run on the loop's thread, so a hook that blocks stalls
     /// every session of that loop until it returns. Keep hooks short, and move blocking work (database calls, file I/O,
-    /// <c>Task.Wait</c>) elsewhere; a synchronous <c>Send</c> on a loop's thread queues its bytes and returns instead of
-    /// waiting for the socket. One loop per core is a good start; fewer leave cores to the rest of the process.
+    /// <c>Task.Wait</c>) elsewhere. No member of this library waits on a loop's thread: the synchronous sends (<c>Send</c>,
+    /// <c>SendResponse</c>, the WebSocket <c>SendText</c>/<c>SendBinary</c>/<c>Close</c>, ...) queue and return, and
+    /// <c>Connect</c>/<c>Receive</c> throw, naming their asynchronous twins. Failures a loop catches are reported on
+    /// <see cref="EventLoops.Error"/>. One loop per core is a good start; fewer leave cores to the rest of the process.
     /// </remarks>
     /// <exception cref="System.ArgumentOutOfRangeException">The value is negative.</exception>
     public int OptionEventLoops

@@ -109,7 +109,7 @@ public abstract partial class StreamServer<TSession> : StreamServer, IDisposable
     /// <summary>
     /// Stops accepting, disconnects every session gracefully and waits (bounded by the sessions' disconnect
     /// timeout) until they have closed, so that afterwards <see cref="ConnectedSessions"/> is 0. Called from inside
-    /// a session hook it does not wait. Hooks: OnStopping, then session disconnect hooks, then OnStopped.
+    /// a hook, or on an event loop's thread (whose loop the sessions' closes may need), it does not wait. Hooks: OnStopping, then session disconnect hooks, then OnStopped.
     /// </summary>
     /// <returns>False if not started.</returns>
     public virtual bool Stop()
@@ -129,7 +129,7 @@ public abstract partial class StreamServer<TSession> : StreamServer, IDisposable
 
         foreach (var session in sessions)
             session.DisconnectForStop();
-        if (!Hooks.InsideAny && sessions.Length > 0)
+        if (!Hooks.InsideAny && !EventLoop.IsLoopThread && sessions.Length > 0)
         {
             // Graceful first, bounded by the sessions' disconnect timeout; whatever is left is then closed at once.
             var longest = sessions.Max(s => s.OptionDisconnectTimeout);

@@ -22,7 +22,10 @@ using NetCoreServer.Http;
     /// <returns>Bytes of the request; 0 when not connected.</returns>
     public long SendRequest() => SendRequest(Request);
 
-    /// <summary>Sends a request (head and body as one unit) and waits until it is handed to the socket.</summary>
+    /// <summary>
+    /// Sends a request (head and body as one unit) and waits until it is handed to the socket. On an event loop's thread
+    /// it queues and returns: waiting there could wait for the loop.
+    /// </summary>
     /// <param name="request">The request.</param>
     /// <returns>Bytes of the request; 0 when not connected.</returns>
     public long SendRequest(HttpRequest request) => _http.SendRequest(request, blocking: true) ? request.Cache.Size : 0;

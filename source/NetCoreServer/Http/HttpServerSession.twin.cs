@@ -31,7 +31,10 @@ using NetCoreServer.Http;
     /// <returns>Bytes sent; 0 when not connected.</returns>
     public long SendResponse() => SendResponse(Response);
 
-    /// <summary>Sends a response and waits until it is handed to the socket (a HEAD request gets the head only).</summary>
+    /// <summary>
+    /// Sends a response and waits until it is handed to the socket (a HEAD request gets the head only). On an event
+    /// loop's thread it queues and returns as <see cref="SendResponseAsync(HttpResponse)"/> does: waiting there could wait for the loop.
+    /// </summary>
     /// <param name="response">The response.</param>
     /// <returns>Bytes of the response; 0 when not connected.</returns>
     public long SendResponse(HttpResponse response) => _http.SendResponse(response, blocking: true) ? response.Cache.Size : 0;

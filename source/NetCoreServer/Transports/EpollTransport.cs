@@ -97,8 +97,17 @@ internal sealed class EpollTransport : IStreamTransport, IValueTaskSource<IoResu
         loop.Register(this, _fd);
     }
 
-    /// <summary>This registration's name in its loop (see <see cref="EventLoop"/>).</summary>
-    internal ulong Token;
+    private ulong _token;
+
+    /// <summary>
+    /// This registration's name in its loop (see <see cref="EventLoop"/>): set by a registering thread, read by the loop's;
+    /// Interlocked, so a 32-bit process never sees half of it.
+    /// </summary>
+    internal ulong Token
+    {
+        get => Interlocked.Read(ref _token);
+        set => Interlocked.Exchange(ref _token, value);
+    }
 
     public Socket Socket => _socket;
 
@@ -119,15 +128,21 @@ internal sealed class EpollTransport : IStreamTransport, IValueTaskSource<IoResu
                 return true;
             }
             // Parked while nothing is there, or (on the loop's own thread) once this connection had its turn: it goes
-            // on after the loop has looked at its other sockets.
-            var turnUsed = _readable && _reads >= ReadsPerTurn && _loop.IsCurrent;
-            if (!_readable || turnUsed)
+            // on after the loop has looked at its other sockets. Off the loop's thread (an accepting thread's first
+            // read, a resume after a backpressure pause) the read is handed to the loop: hooks then run on the loop,
+            // as documented, and within its per-turn limit.
+            var onLoop = _loop.IsCurrent;
+            var turnUsed = _readable && _reads >= ReadsPerTurn && onLoop;
+            var handOff = _readable && !onLoop;
+            if (!_readable || turnUsed || handOff)
             {
                 _pendingBuffer = buffer;
                 _pendingReceive = completion;
                 _reads = 0;
                 if (turnUsed)
                     _loop.Defer(this);
+                else if (handOff)
+                    _loop.Post(this);
                 result = default;
                 return false;
             }
@@ -160,7 +175,7 @@ internal sealed class EpollTransport : IStreamTransport, IValueTaskSource<IoResu
         return true;
     }
 
-    /// <summary>A receive deferred for fairness (see <see cref="TryReceive"/>), on the loop's thread after its next look at the set.</summary>
+    /// <summary>A receive deferred for fairness or handed over from another thread (see <see cref="TryReceive"/>), on the loop's thread after its next look at the set.</summary>
     internal void RunDeferred()
     {
         IReceiveCompletion? receive;
@@ -338,7 +353,15 @@ internal sealed class EpollTransport : IStreamTransport, IValueTaskSource<IoResu
         return ValueTask.CompletedTask;
     }
 
-    public void Close()
+    public void Close() => Close(SocketError.OperationAborted);
+
+    /// <summary>
+    /// Closes after the loop caught an exception while serving this connection: what was parked ends with a socket error,
+    /// which the engine reports through the connection's OnError before it disconnects.
+    /// </summary>
+    internal void Fault() => Close(SocketError.SocketError);
+
+    private void Close(SocketError error)
     {
         IReceiveCompletion? receive;
         bool send;
@@ -371,12 +394,12 @@ internal sealed class EpollTransport : IStreamTransport, IValueTaskSource<IoResu
                 handle.DangerousRelease();
         }
         _socket.Dispose();
-        // What was parked ends as aborted, as a closed runtime socket's pending calls do, but not inside this call: the
-        // caller may hold the engine in a state its loops must not re-enter.
+        // What was parked ends with the error (aborted for a plain close, as a closed runtime socket's pending calls
+        // do), but not inside this call: the caller may hold the engine in a state its loops must not re-enter.
         if (receive != null)
-            ThreadPool.UnsafeQueueUserWorkItem(static r => r.ReceiveCompleted(IoResult.Failed(SocketError.OperationAborted)), receive, preferLocal: false);
+            ThreadPool.UnsafeQueueUserWorkItem(static a => a.receive.ReceiveCompleted(IoResult.Failed(a.error)), (receive, error), preferLocal: false);
         if (send)
-            ThreadPool.UnsafeQueueUserWorkItem(static t => t._send.SetResult(IoResult.Failed(SocketError.OperationAborted)), this, preferLocal: false);
+            ThreadPool.UnsafeQueueUserWorkItem(static a => a.transport._send.SetResult(IoResult.Failed(a.error)), (transport: this, error), preferLocal: false);
     }
 
     /// <summary>From the registration's token: taking the identity hash would make the runtime give the transport a sync block.</summary>

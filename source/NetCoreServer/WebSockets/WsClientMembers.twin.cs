@@ -26,11 +26,14 @@ using NetCoreServer.WebSockets;
     /// <summary>
     /// Connects, then performs the upgrade before returning: the request is sent and the answer read here (bounded by
     /// <see cref="WsOptions.HandshakeTimeout"/>). As in NetCoreServer no receive loop starts: call
-    /// <see cref="ReceiveAsync"/> for OnWsReceived calls, or <see cref="ReceiveText"/>/<see cref="ReceiveBinary"/>.
+    /// <see cref="ReceiveAsync"/> for OnWsReceived calls, or <see cref="ReceiveText"/>/<see cref="ReceiveBinary"/>. On an
+    /// event loop's thread it throws instead of blocking the loop: use <see cref="ConnectAsync"/>.
     /// </summary>
     /// <returns>True when connected and upgraded.</returns>
+    /// <exception cref="InvalidOperationException">Called on an event loop's thread.</exception>
     public override bool Connect()
     {
+        NetCoreServer.Transports.EventLoop.ThrowIfLoopThread(nameof(Connect), nameof(ConnectAsync));
         _input = new WsBlockingInput(OptionReceiveBufferLimit > 0 ? OptionReceiveBufferLimit : 1024 * 1024);
         if (!base.Connect())
             return false;
@@ -78,6 +81,7 @@ using NetCoreServer.WebSockets;
         var engine = Engine;
         if (ws == null || input == null || engine == null)
             return null;
+        NetCoreServer.Transports.EventLoop.ThrowIfLoopThread("ReceiveText/ReceiveBinary", nameof(ReceiveAsync));
         ws.CaptureNext();
         try
         {
@@ -96,11 +100,14 @@ using NetCoreServer.WebSockets;
         }
     }
 
-    /// <summary>A client's synchronous Close waits until the connection has closed (reading the answer itself when no receive loop runs).</summary>
+    /// <summary>
+    /// A client's synchronous Close waits until the connection has closed (reading the answer itself when no receive
+    /// loop runs); not inside its own hooks, nor on an event loop's thread, where the close may need the loop.
+    /// </summary>
     private void WaitClosed()
     {
         var engine = Engine;
-        if (engine == null || IsInsideOwnHook)
+        if (engine == null || IsInsideOwnHook || NetCoreServer.Transports.EventLoop.IsLoopThread)
             return;
         var input = _input;
         if (input != null)

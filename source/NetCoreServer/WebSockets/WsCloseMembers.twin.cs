@@ -7,7 +7,8 @@ using NetCoreServer.WebSockets;
     /// <summary>
     /// Closes the WebSocket: sends a close frame and waits until it is handed to the socket (see <see cref="SendClose(int, ReadOnlySpan{byte})"/>), then the connection closes
     /// when the peer answers with its close frame or <see cref="WsOptions.CloseTimeout"/> passes. Before the upgrade it
-    /// disconnects at once. A client called outside its own hooks waits until the connection has closed.
+    /// disconnects at once. A client called outside its own hooks waits until the connection has closed. On an event
+    /// loop's thread nothing waits: the close frame is queued as <c>CloseAsync</c> does.
     /// </summary>
     /// <param name="status">The close status (1000 normal, 1001 going away, 3000-4999 your own).</param>
     /// <param name="buffer">The UTF-8 reason (cut to 123 bytes).</param>

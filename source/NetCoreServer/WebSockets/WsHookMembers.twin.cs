@@ -112,10 +112,12 @@ using NetCoreServer.WebSockets;
     /// <summary>
     /// Blocking receive of the next whole text message, for a client connected with the synchronous <c>Connect</c>
     /// whose receive loop is not running (OnWsReceived is raised too). Returns "" when not upgraded, when the
-    /// connection closed first, or while the receive loop runs.
+    /// connection closed first, or while the receive loop runs. A client called on an event loop's thread throws
+    /// instead of waiting there: use <c>ReceiveAsync</c>.
     /// </summary>
     /// <returns>The message as text.</returns>
     /// <exception cref="NotSupportedException">Called on a server session, whose messages arrive through OnWsReceived.</exception>
+    /// <exception cref="InvalidOperationException">A client called on an event loop's thread.</exception>
     public string ReceiveText()
     {
         var message = ReceiveMessage();
@@ -154,7 +156,9 @@ using NetCoreServer.WebSockets;
         var engine = Engine;
         if (engine == null)
             return false;
-        if (NetCoreServer.Core.Hooks.Inside(engine, NetCoreServer.Core.HookKind.Sending))
+        // Waiting inside OnSent/OnEmpty waits for the send loop itself; on an event loop's thread, for the loop (or one
+        // that waits on it): the frame is queued, as SendAsync would, and the send counts as made.
+        if (NetCoreServer.Core.Hooks.Inside(engine, NetCoreServer.Core.HookKind.Sending) || NetCoreServer.Transports.EventLoop.IsLoopThread)
             return true;
         return engine.Flush().GetAwaiter().GetResult();
     }
