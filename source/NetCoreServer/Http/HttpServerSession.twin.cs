@@ -172,6 +172,16 @@ using NetCoreServer.Http;
 
     bool IHttpServerSessionHost.SendMessage(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body, bool blocking) => SendMessage(head, body, blocking);
 
+    NetCoreServer.Core.SendStatus IHttpServerSessionHost.TrySendMessage(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body) => TrySendMessage(head, body);
+
+    NetCoreServer.Core.SendStatus IHttpServerSessionHost.TrySendBorrowed(ArraySegment<byte> bytes) => TrySendBorrowed(bytes);
+
+    long IHttpServerSessionHost.SendRoom => SendRoom;
+
+    void IHttpServerSessionHost.HoldReceiving() => HoldReceiving();
+
+    void IHttpServerSessionHost.ReleaseReceiving() => ReleaseReceiving();
+
     void IHttpServerSessionHost.Disconnect() => Disconnect();
 
     System.Threading.Tasks.Task<bool> IHttpServerSessionHost.FlushAsync(System.Threading.CancellationToken cancellationToken) => FlushAsync(cancellationToken);
