@@ -23,9 +23,12 @@ internal sealed class HttpOutbox
     public HttpOutbox(IHttpServerSessionHost session) => _session = session;
 
     /// <summary>A response waiting: its bytes (never changed once here), how many are queued already, whether to close after it.</summary>
-    private sealed class Entry(byte[] bytes, int length, bool closeAfter)
+    private sealed class Entry(byte[] bytes, int length, bool closeAfter, bool copy)
     {
         public byte[] Bytes { get; } = bytes;
+
+        /// <summary>A copy made here (garbage once queued), not shared bytes.</summary>
+        public bool Copy { get; } = copy;
 
         public int Length { get; } = length;
 
@@ -73,7 +76,7 @@ internal sealed class HttpOutbox
         var copy = GC.AllocateUninitializedArray<byte>(head.Length + body.Length);
         head.CopyTo(copy);
         body.CopyTo(copy.AsSpan(head.Length));
-        return Keep(copy, copy.Length, closeAfter);
+        return Keep(copy, copy.Length, closeAfter, true);
     }
 
     /// <summary>Sends bytes that never change (cached static content) by reference when they cannot go at once.</summary>
@@ -85,7 +88,7 @@ internal sealed class HttpOutbox
             if (status != SendStatus.LimitReached)
                 return Done(status == SendStatus.Accepted, closeAfter);
         }
-        return Keep(bytes, length, closeAfter);
+        return Keep(bytes, length, closeAfter, false);
     }
 
     private bool Done(bool sent, bool closeAfter)
@@ -95,11 +98,11 @@ internal sealed class HttpOutbox
         return sent;
     }
 
-    private bool Keep(byte[] bytes, int length, bool closeAfter)
+    private bool Keep(byte[] bytes, int length, bool closeAfter, bool copy)
     {
         lock (_lock)
         {
-            _entries.Enqueue(new Entry(bytes, length, closeAfter));
+            _entries.Enqueue(new Entry(bytes, length, closeAfter, copy));
             _bytes += length;
         }
         Pump();
@@ -157,15 +160,19 @@ internal sealed class HttpOutbox
                 }
                 continue;
             }
-            bool close;
+            bool close, done;
             lock (_lock)
             {
                 entry.Offset += take;
                 _bytes -= take;
-                close = entry.Offset == entry.Length && entry.CloseAfter;
-                if (entry.Offset == entry.Length)
+                done = entry.Offset == entry.Length;
+                close = done && entry.CloseAfter;
+                if (done)
                     _entries.Dequeue();
             }
+            // The send queue holds its last pieces by reference until sent; the copy is then garbage.
+            if (done && entry.Copy)
+                EngineBuffers.Released(entry.Length);
             if (close)
             {
                 // Graceful: what was queued goes out first. Later responses answer requests the client will not see answered.
@@ -177,13 +184,17 @@ internal sealed class HttpOutbox
     }
 
     /// <summary>Forgets what waits (the connection is closed or closing).</summary>
-    private void Drop()
+    public void Drop()
     {
+        long copies = 0;
         lock (_lock)
         {
+            foreach (var entry in _entries)
+                copies += entry.Copy ? entry.Length : 0;
             _entries.Clear();
             _bytes = 0;
             _pumping = false;
         }
+        EngineBuffers.Released(copies);
     }
 }

@@ -130,6 +130,7 @@ internal sealed class HttpServerProtocol : IStreamProtocol
             _stopped = true;
         }
         _timer.Dispose();
+        _outbox.Drop();
     }
 
     public int Received(ReadOnlySpan<byte> data)
