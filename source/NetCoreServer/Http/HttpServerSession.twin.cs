@@ -31,7 +31,11 @@ using NetCoreServer.Http;
     /// <returns>Bytes sent; 0 when not connected.</returns>
     public long SendResponse() => SendResponse(Response);
 
-    /// <summary>Sends a response and waits until it is handed to the socket (a HEAD request gets the head only).</summary>
+    /// <summary>
+    /// Sends a response and waits until it is handed to the socket (a HEAD request gets the head only). Behind an
+    /// earlier response that still goes out in pieces (see <see cref="SendResponseAsync(HttpResponse)"/>), it is queued
+    /// after it and this returns at once.
+    /// </summary>
     /// <param name="response">The response.</param>
     /// <returns>Bytes of the response; 0 when not connected.</returns>
     public long SendResponse(HttpResponse response) => _http.SendResponse(response, blocking: true) ? response.Cache.Size : 0;
@@ -68,8 +72,11 @@ using NetCoreServer.Http;
     public bool SendResponseAsync() => SendResponseAsync(Response);
 
     /// <summary>
-    /// Queues a response as one unit (head and body together, never interleaved with another send) and returns at once.
-    /// A HEAD request gets the head only; a request that asked to close the connection has it closed once this is out.
+    /// Queues a response as one unit (head and body together, never interleaved with another response) and returns at
+    /// once. A HEAD request gets the head only; a request that asked to close the connection has it closed once this is
+    /// out. The send limit (<see cref="StreamConnection.OptionSendBufferLimit"/>) never refuses a response: one that does
+    /// not fit is kept (copied) and goes out in pieces as the client reads, later responses after it, and while
+    /// responses wait past the high watermark no further pipelined request is read.
     /// </summary>
     /// <param name="response">The response (copied before the call returns).</param>
     /// <returns>True when queued.</returns>

@@ -2,7 +2,9 @@ using System;
 using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.IO;
+using System.Collections.Generic;
 using System.Linq;
+using System.Net.Security;
 using System.Net;
 using System.Net.Sockets;
 using System.Text;
@@ -87,8 +89,13 @@ public sealed class HttpResponseFlowTests
     private sealed record Answer(int Status, string Head, byte[] Body);
 
     /// <summary>Reads responses one by one (Content-Length framing), keeping what follows for the next.</summary>
-    private sealed class AnswerReader(Socket socket)
+    private sealed class AnswerReader(Stream stream)
     {
+        public AnswerReader(Socket socket)
+            : this(new NetworkStream(socket, ownsSocket: false))
+        {
+        }
+
         private readonly MemoryStream _pending = new();
         private readonly byte[] _buffer = new byte[64 * 1024];
 
@@ -123,7 +130,7 @@ public sealed class HttpResponseFlowTests
 
         private async Task<bool> Fill(TimeSpan timeout)
         {
-            var n = await Wait.For(socket.ReceiveAsync(_buffer.AsMemory()).AsTask(), "more of a response", timeout);
+            var n = await Wait.For(stream.ReadAsync(_buffer.AsMemory()).AsTask(), "more of a response", timeout);
             if (n == 0)
                 return false;
             _pending.Write(_buffer, 0, n);
@@ -146,6 +153,18 @@ public sealed class HttpResponseFlowTests
         Assert.That(answer, Is.Not.Null, "a 20 MiB file (over the 16 MiB send limit) was answered");
         Assert.That(answer!.Status, Is.EqualTo(200));
         Assert.That(answer.Body.AsSpan().SequenceEqual(content), Is.True, "the whole file, byte for byte");
+    }
+
+    [Test]
+    public async Task CurlDownloadsAStaticFileLargerThanTheSendLimit()
+    {
+        using var tree = new TempTree();
+        var path = tree.WriteBytes("big.bin", Pattern(20 * MiB, 3));
+        using var server = Start(null, s => s.AddStaticContent(tree.Www, "/static"));
+
+        var curl = await ExternalTool.Run(ExternalTool.Require("curl"), new[] { "-sS", "--max-time", "20", "-o", "/dev/null", "-w", "%{http_code} %{size_download}", $"http://127.0.0.1:{server.BoundPort}/static/big.bin" }, TimeSpan.FromSeconds(30));
+
+        Assert.That(curl.Output, Is.EqualTo($"200 {new FileInfo(path).Length}"), curl.Error);
     }
 
     [Test]
@@ -279,5 +298,43 @@ public sealed class HttpResponseFlowTests
         var answer = await Exchange(socket, request);
 
         Assert.That(answer, Does.StartWith("HTTP/1.1 200 "), answer);
+    }
+
+    private static IEnumerable<HttpTestTransport> Transports()
+        => new[] { HttpTestTransport.Http, HttpTestTransport.HttpLoops, HttpTestTransport.Https, HttpTestTransport.HttpsLoops };
+
+    [TestCaseSource(nameof(Transports))]
+    public async Task PipelinedLargeFilesReadSlowlyKeepTheirOrderOnEveryTransport(HttpTestTransport transport)
+    {
+        using var tree = new TempTree();
+        var files = Enumerable.Range(0, 30).Select(i => Pattern(MiB, i + 40)).ToArray();
+        for (var i = 0; i < files.Length; i++)
+            tree.WriteBytes($"m/f{i}.bin", files[i]);
+        var index = Encoding.ASCII.GetBytes("<html>index</html>");
+        tree.WriteBytes("index.html", index);
+        using var server = transport.Start(new CacheApi(), out var port, staticContent: tree.Www);
+        using var socket = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp) { ReceiveBufferSize = 64 * 1024 };
+        await socket.ConnectAsync(IPAddress.Loopback, port);
+        Stream stream = new NetworkStream(socket, ownsSocket: false);
+        if (transport.Secure)
+        {
+            var tls = new SslStream(stream, leaveInnerStreamOpen: false, (_, _, _, _) => true);
+            await tls.AuthenticateAsClientAsync("localhost");
+            stream = tls;
+        }
+        await using var _ = stream;
+
+        var requests = string.Concat(Enumerable.Range(0, 30).Select(i => $"GET /static/m/f{i}.bin HTTP/1.1\r\nHost: x\r\n\r\n")) + "GET /static/index.html HTTP/1.1\r\nHost: x\r\n\r\n";
+        await stream.WriteAsync(Encoding.ASCII.GetBytes(requests));
+        await Task.Delay(1000);
+
+        var reader = new AnswerReader(stream);
+        for (var i = 0; i < 30; i++)
+        {
+            var answer = await reader.Next();
+            Assert.That(answer?.Body.AsSpan().SequenceEqual(files[i]), Is.True, $"response {i} carries /m/f{i}.bin");
+        }
+        var last = await reader.Next();
+        Assert.That(last?.Body.AsSpan().SequenceEqual(index), Is.True, "the last response carries index.html");
     }
 }
