@@ -274,6 +274,9 @@ internal sealed class HttpServerProtocol : IStreamProtocol
         return _outbox.Send(head, body, blocking, answer.Close);
     }
 
+    /// <summary>Sends more body bytes of the response under way (its head declared them), in order with the responses.</summary>
+    public bool SendBody(ReadOnlySpan<byte> body, bool blocking) => body.IsEmpty || _outbox.Send(body, default, blocking, closeAfter: false);
+
     /// <summary>The most bytes a streamed body keeps queued before it waits for the socket: the backpressure on a producer.</summary>
     internal const long StreamHighWater = 1024 * 1024;
 

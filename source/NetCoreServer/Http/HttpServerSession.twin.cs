@@ -43,29 +43,29 @@ using NetCoreServer.Http;
     /// <summary>Sends more body bytes of a response whose head declared them (<see cref="HttpResponse.SetBodyLength"/>), waiting until sent.</summary>
     /// <param name="body">Body text, sent as UTF-8.</param>
     /// <returns>Bytes sent.</returns>
-    public long SendResponseBody(string body) => Send(body);
+    public long SendResponseBody(string body) => SendBodyText(body, blocking: true);
 
     /// <summary>Sends more body bytes, waiting until sent; see <see cref="SendResponseBody(string)"/>.</summary>
     /// <param name="body">Body text, sent as UTF-8.</param>
     /// <returns>Bytes sent.</returns>
-    public long SendResponseBody(ReadOnlySpan<char> body) => Send(body);
+    public long SendResponseBody(ReadOnlySpan<char> body) => SendBodyText(body, blocking: true);
 
     /// <summary>Sends more body bytes, waiting until sent; see <see cref="SendResponseBody(string)"/>.</summary>
     /// <param name="buffer">Body bytes.</param>
     /// <returns>Bytes sent.</returns>
-    public long SendResponseBody(byte[] buffer) => Send(buffer);
+    public long SendResponseBody(byte[] buffer) => SendResponseBody(buffer.AsSpan());
 
     /// <summary>Sends more body bytes, waiting until sent; see <see cref="SendResponseBody(string)"/>.</summary>
     /// <param name="buffer">Buffer holding the body bytes.</param>
     /// <param name="offset">Offset of the bytes.</param>
     /// <param name="size">Number of bytes.</param>
     /// <returns>Bytes sent.</returns>
-    public long SendResponseBody(byte[] buffer, long offset, long size) => Send(buffer, offset, size);
+    public long SendResponseBody(byte[] buffer, long offset, long size) => SendResponseBody(buffer.AsSpan(checked((int)offset), checked((int)size)));
 
     /// <summary>Sends more body bytes, waiting until sent; see <see cref="SendResponseBody(string)"/>.</summary>
     /// <param name="buffer">Body bytes.</param>
     /// <returns>Bytes sent.</returns>
-    public long SendResponseBody(ReadOnlySpan<byte> buffer) => Send(buffer);
+    public long SendResponseBody(ReadOnlySpan<byte> buffer) => _http.SendBody(buffer, blocking: true) ? buffer.Length : 0;
 
     /// <summary>Queues <see cref="Response"/> and returns at once.</summary>
     /// <returns>True when queued.</returns>
@@ -99,29 +99,47 @@ using NetCoreServer.Http;
     /// <summary>Queues more body bytes of a response whose head declared them.</summary>
     /// <param name="body">Body text, sent as UTF-8.</param>
     /// <returns>True when queued.</returns>
-    public bool SendResponseBodyAsync(string body) => SendAsync(body);
+    public bool SendResponseBodyAsync(string body) => SendBodyText(body, blocking: false) > 0 || body.Length == 0;
 
     /// <summary>Queues more body bytes; see <see cref="SendResponseBodyAsync(string)"/>.</summary>
     /// <param name="body">Body text, sent as UTF-8.</param>
     /// <returns>True when queued.</returns>
-    public bool SendResponseBodyAsync(ReadOnlySpan<char> body) => SendAsync(body);
+    public bool SendResponseBodyAsync(ReadOnlySpan<char> body) => SendBodyText(body, blocking: false) > 0 || body.IsEmpty;
 
     /// <summary>Queues more body bytes; see <see cref="SendResponseBodyAsync(string)"/>.</summary>
     /// <param name="buffer">Body bytes.</param>
     /// <returns>True when queued.</returns>
-    public bool SendResponseBodyAsync(byte[] buffer) => SendAsync(buffer);
+    public bool SendResponseBodyAsync(byte[] buffer) => SendResponseBodyAsync(buffer.AsSpan());
 
     /// <summary>Queues more body bytes; see <see cref="SendResponseBodyAsync(string)"/>.</summary>
     /// <param name="buffer">Buffer holding the body bytes.</param>
     /// <param name="offset">Offset of the bytes.</param>
     /// <param name="size">Number of bytes.</param>
     /// <returns>True when queued.</returns>
-    public bool SendResponseBodyAsync(byte[] buffer, long offset, long size) => SendAsync(buffer, offset, size);
+    public bool SendResponseBodyAsync(byte[] buffer, long offset, long size) => SendResponseBodyAsync(buffer.AsSpan(checked((int)offset), checked((int)size)));
 
     /// <summary>Queues more body bytes; see <see cref="SendResponseBodyAsync(string)"/>.</summary>
     /// <param name="buffer">Body bytes.</param>
     /// <returns>True when queued.</returns>
-    public bool SendResponseBodyAsync(ReadOnlySpan<byte> buffer) => SendAsync(buffer);
+    public bool SendResponseBodyAsync(ReadOnlySpan<byte> buffer) => _http.SendBody(buffer, blocking: false);
+
+    /// <summary>Body text as UTF-8, in order with the responses (behind one still going out in pieces); bytes sent, 0 when not.</summary>
+    private long SendBodyText(ReadOnlySpan<char> text, bool blocking)
+    {
+        if (text.IsEmpty)
+            return 0;
+        var buffer = System.Buffers.ArrayPool<byte>.Shared.Rent(System.Text.Encoding.UTF8.GetMaxByteCount(text.Length));
+        try
+        {
+            // The outbox copies what it keeps, so the buffer goes back at once.
+            var length = System.Text.Encoding.UTF8.GetBytes(text, buffer);
+            return _http.SendBody(buffer.AsSpan(0, length), blocking) ? length : 0;
+        }
+        finally
+        {
+            System.Buffers.ArrayPool<byte>.Shared.Return(buffer);
+        }
+    }
 
     /// <summary>Called when a request head has arrived, before its body.</summary>
     /// <param name="request">The request so far (method, URL, headers).</param>

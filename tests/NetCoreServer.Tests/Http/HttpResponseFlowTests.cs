@@ -206,6 +206,32 @@ public sealed class HttpResponseFlowTests
     }
 
     [Test]
+    public async Task BodyPartsSentAfterAHeadFollowItBehindALargeAnswer()
+    {
+        var big = Pattern(3 * MiB, 9);
+        using var server = Start((session, request) =>
+        {
+            if (request.Url == "/big")
+            {
+                session.SendResponseAsync(session.Response.MakeGetResponse(big));
+                return;
+            }
+            session.SendResponseAsync(session.Response.Clear().SetBegin(200).SetBodyLength(10));
+            session.SendResponseBodyAsync("01234");
+            session.SendResponseBody("56789"u8.ToArray());
+        }, s => s.SendLimit = MiB);
+        using var socket = await Connect(server.BoundPort);
+
+        await socket.SendAsync(Encoding.ASCII.GetBytes("GET /big HTTP/1.1\r\nHost: x\r\n\r\nGET /parts HTTP/1.1\r\nHost: x\r\n\r\n"));
+        var reader = new AnswerReader(socket);
+        var first = await reader.Next();
+        var second = await reader.Next();
+
+        Assert.That(first?.Body.AsSpan().SequenceEqual(big), Is.True, "the large answer comes whole");
+        Assert.That(second is { Status: 200 } && Encoding.ASCII.GetString(second.Body) == "0123456789", Is.True, "the body parts follow their head, after the large answer");
+    }
+
+    [Test]
     public async Task PipelinedLargeFilesReadSlowlyAreEachAnsweredWithTheirOwnBodyInOrder()
     {
         using var tree = new TempTree();
