@@ -93,6 +93,14 @@ public sealed class HttpOptions
         set => Interlocked.Exchange(ref _bodyGraceTicks, Positive(value).Ticks);
     }
 
+    /// <summary>
+    /// Whether an HTTP/1.1 request must carry a Host field: true by default (RFC 9112 section 3.2; without one it gets
+    /// 400 and a close). NetCoreServer's own clients send none (its Make*Request methods add no Host; this library's
+    /// clients add it): set false to serve such clients while they are migrated. Two Host fields, or an invalid one,
+    /// are refused either way.
+    /// </summary>
+    public bool RequireHost { get; set; } = true;
+
     private static TimeSpan Positive(TimeSpan value)
         => value > TimeSpan.Zero && value != Timeout.InfiniteTimeSpan ? value : throw new ArgumentOutOfRangeException(nameof(value), value, "A timeout must be positive and finite.");
 }

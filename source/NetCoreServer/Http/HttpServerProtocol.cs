@@ -158,7 +158,7 @@ internal sealed class HttpServerProtocol : IStreamProtocol
                     }
                     return total;
                 case HttpReadResult.HeaderReady:
-                    if (_reader.CheckHost() is { } hostError)
+                    if (_reader.CheckHost(_session.Options.RequireHost) is { } hostError)
                     {
                         Refuse(400, hostError);
                         return data.Length;

@@ -311,6 +311,17 @@ public sealed class HttpResponseFlowTests
         Assert.That(server.Dispatched, Is.Zero);
     }
 
+    [Test]
+    public async Task ARequestWithoutHostIsServedWhenHostIsNotRequired()
+    {
+        using var server = Start((session, _) => session.SendResponseAsync(session.Response.MakeOkResponse()), s => s.Http.RequireHost = false);
+
+        using (var socket = await Connect(server.BoundPort))
+            Assert.That(await Exchange(socket, "GET / HTTP/1.1\r\nConnection: close\r\n\r\n"), Does.StartWith("HTTP/1.1 200 "), "no Host: served");
+        using (var socket = await Connect(server.BoundPort))
+            Assert.That(await Exchange(socket, "GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n"), Does.StartWith("HTTP/1.1 400 "), "two Host fields: still refused");
+    }
+
     [TestCase("GET / HTTP/1.0\r\n\r\n")]
     [TestCase("GET / HTTP/1.1\r\nHost: example.com:8080\r\nConnection: close\r\n\r\n")]
     [TestCase("GET / HTTP/1.1\r\nHost: [::1]:80\r\nConnection: close\r\n\r\n")]
