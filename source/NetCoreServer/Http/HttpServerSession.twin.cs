@@ -177,6 +177,9 @@ using NetCoreServer.Http;
     private protected override void NotifyReleased()
     {
         _http.Stop();
+        // Request and response buffers grown by large messages become garbage with the session: counted, so that the
+        // collection after a burst runs when many such sessions end (a quiet server allocates nothing, so no GC would).
+        NetCoreServer.Core.EngineBuffers.Released(Request.Cache.Capacity + Response.Cache.Capacity);
         base.NotifyReleased();
     }
 
