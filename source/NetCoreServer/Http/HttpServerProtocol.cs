@@ -99,6 +99,7 @@ internal sealed class HttpServerProtocol : IStreamProtocol
 
     // BytesSent when the idle clock was armed while an answer is owed: sending meanwhile is not idleness.
     private long _sentAtArm;
+    private long _idleSince;
 
     // The connection switched protocols: bytes after the upgrade request belong to the new protocol, not to HTTP.
     private bool _upgraded;
@@ -119,7 +120,7 @@ internal sealed class HttpServerProtocol : IStreamProtocol
     private readonly record struct Answer(bool HeadOnly, bool Close);
 
     /// <summary>Starts the keep-alive clock for the first request (the session is connected).</summary>
-    public void Start() => Arm(_session.Options.KeepAliveTimeout);
+    public void Start() => ArmIdle();
 
     /// <summary>Stops the clocks (the session disconnected).</summary>
     public void Stop()
@@ -465,6 +466,7 @@ internal sealed class HttpServerProtocol : IStreamProtocol
     /// <summary>The keep-alive clock: between requests, and while an answer is owed (sending meanwhile restarts it).</summary>
     private void ArmIdle()
     {
+        Volatile.Write(ref _idleSince, Environment.TickCount64);
         Volatile.Write(ref _sentAtArm, _session.BytesSent);
         Arm(_session.Options.KeepAliveTimeout);
     }
@@ -489,6 +491,15 @@ internal sealed class HttpServerProtocol : IStreamProtocol
         var options = _session.Options;
         if (Volatile.Read(ref _readingBody) && options.MinRequestBodyDataRate > 0)
         {
+            if (!_session.IsWritable)
+            {
+                // The server itself stopped reading (its answers wait for this client): not the client's slowness.
+                Volatile.Write(ref _bodyStart, Environment.TickCount64);
+                Interlocked.Exchange(ref _bodyBytes, 0);
+                if (Volatile.Read(ref _readingBody))
+                    Arm(options.MinRequestBodyDataRateGracePeriod);
+                return;
+            }
             // Kestrel's rule: after the grace period, the body's average rate since its head must reach the minimum.
             var elapsed = Environment.TickCount64 - Volatile.Read(ref _bodyStart);
             if (Interlocked.Read(ref _bodyBytes) >= options.MinRequestBodyDataRate * elapsed / 1000)
@@ -500,6 +511,13 @@ internal sealed class HttpServerProtocol : IStreamProtocol
         else if (!Volatile.Read(ref _readingBody) && !Volatile.Read(ref _headStarted))
         {
             // Idle or an answer owed: an answer still going out is no idleness.
+            var left = (long)options.KeepAliveTimeout.TotalMilliseconds - (Environment.TickCount64 - Volatile.Read(ref _idleSince));
+            if (left > 0)
+            {
+                // A clock of another phase fired late, after this one was armed: the idle clock has time left.
+                Arm(TimeSpan.FromMilliseconds(left));
+                return;
+            }
             var sent = _session.BytesSent;
             bool owed;
             lock (_lock)
