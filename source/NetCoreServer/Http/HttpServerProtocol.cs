@@ -481,6 +481,9 @@ internal sealed class HttpServerProtocol : IStreamProtocol
         }
         Volatile.Write(ref _bodyStart, Environment.TickCount64);
         Interlocked.Exchange(ref _bodyBytes, 0);
+        // For a pause while the body runs (see OnTimeout): the client must keep taking answers.
+        Volatile.Write(ref _idleSince, Environment.TickCount64);
+        Volatile.Write(ref _sentAtArm, _session.BytesSent);
         Volatile.Write(ref _readingBody, true);
         var options = _session.Options;
         Arm(options.MinRequestBodyDataRate > 0 ? options.MinRequestBodyDataRateGracePeriod : options.KeepAliveTimeout);
@@ -491,13 +494,25 @@ internal sealed class HttpServerProtocol : IStreamProtocol
         var options = _session.Options;
         if (Volatile.Read(ref _readingBody) && options.MinRequestBodyDataRate > 0)
         {
+            var now = Environment.TickCount64;
             if (!_session.IsWritable)
             {
-                // The server itself stopped reading (its answers wait for this client): not the client's slowness.
-                Volatile.Write(ref _bodyStart, Environment.TickCount64);
-                Interlocked.Exchange(ref _bodyBytes, 0);
-                if (Volatile.Read(ref _readingBody))
+                // The server itself stopped reading (its answers wait for this client): not the client's slowness,
+                // as long as the client takes some of them within the idle timeout.
+                var sent = _session.BytesSent;
+                if (sent != Volatile.Read(ref _sentAtArm))
+                {
+                    Volatile.Write(ref _sentAtArm, sent);
+                    Volatile.Write(ref _idleSince, now);
+                }
+                if (now - Volatile.Read(ref _idleSince) < (long)options.KeepAliveTimeout.TotalMilliseconds)
+                {
+                    Volatile.Write(ref _bodyStart, now);
+                    Interlocked.Exchange(ref _bodyBytes, 0);
                     Arm(options.MinRequestBodyDataRateGracePeriod);
+                    return;
+                }
+                _session.Disconnect();
                 return;
             }
             // Kestrel's rule: after the grace period, the body's average rate since its head must reach the minimum.

@@ -38,6 +38,9 @@ public sealed class HttpResponseFlowTests
 
         public ConcurrentQueue<SocketError> Errors { get; } = new();
 
+        /// <summary>Completed with the time the first session began to disconnect.</summary>
+        public TaskCompletionSource<DateTime> Disconnecting { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
         public int BoundPort => ((IPEndPoint)Endpoint).Port;
 
         /// <summary>The sessions' OptionSendBufferLimit; 0 keeps the default.</summary>
@@ -67,6 +70,8 @@ public sealed class HttpResponseFlowTests
         }
 
         protected override void OnError(SocketError error) => server.Errors.Enqueue(error);
+
+        protected override void OnDisconnecting() => server.Disconnecting.TrySetResult(DateTime.UtcNow);
     }
 
     private static FlowServer Start(Action<FlowSession, HttpRequest>? handle, Action<FlowServer>? configure = null)
@@ -278,6 +283,40 @@ public sealed class HttpResponseFlowTests
         Assert.That(answer, Does.StartWith("HTTP/1.1 408 "), "a body slower than the minimum rate is answered 408 and closed");
         Assert.That(started.Elapsed, Is.LessThan(TimeSpan.FromSeconds(10)));
         Assert.That(server.Dispatched, Is.Zero);
+    }
+
+    [Test]
+    public async Task ABodyIsNotTimedWhileTheServerHoldsBackForItsOwnAnswers()
+    {
+        var big = Pattern(4 * MiB, 5);
+        using var server = Start((session, request) =>
+        {
+            if (request.Url == "/slow")
+                _ = Task.Run(async () =>
+                {
+                    await Task.Delay(200);
+                    session.SendResponseAsync(new HttpResponse().MakeGetResponse(big));
+                });
+            else
+                session.SendResponseAsync(session.Response.MakeOkResponse());
+        }, s =>
+        {
+            s.Http.MinRequestBodyDataRate = 240;
+            s.Http.MinRequestBodyDataRateGracePeriod = TimeSpan.FromMilliseconds(500);
+            s.Http.KeepAliveTimeout = TimeSpan.FromSeconds(3);
+        });
+        using var socket = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp) { ReceiveBufferSize = 64 * 1024 };
+        await socket.ConnectAsync(IPAddress.Loopback, server.BoundPort);
+
+        // The answer to /slow comes while the upload's body runs, and the client does not read it: the server stops
+        // reading, so the body cannot progress. That is not the client's slowness; not reading for the idle timeout is.
+        var started = DateTime.UtcNow;
+        await socket.SendAsync(Encoding.ASCII.GetBytes("GET /slow HTTP/1.1\r\nHost: x\r\n\r\nPOST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 60000\r\n\r\nabc"));
+        var closed = await Wait.For(server.Disconnecting.Task, "the server closing the connection");
+        var received = await ReadToEnd(socket);
+
+        Assert.That(closed - started, Is.GreaterThan(TimeSpan.FromSeconds(2.5)), "open until the idle timeout, not closed by the body rate");
+        Assert.That(received, Does.StartWith("HTTP/1.1 200 ").And.Not.Contain("HTTP/1.1 408"), "no 408 for a body the server did not read");
     }
 
     [Test]
