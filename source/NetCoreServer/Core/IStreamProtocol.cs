@@ -17,4 +17,12 @@ internal interface IStreamProtocol
     /// <see cref="DisconnectReason.ProtocolError"/>, so a protocol should refuse oversized messages itself first.
     /// </summary>
     int Received(ReadOnlySpan<byte> data);
+
+    /// <summary>
+    /// Queued bytes were handed to the socket (after each batch, and when the queue empties), before OnSent/OnEmpty,
+    /// on the thread that sent them, with no lock held: room to queue more of what waits. Does nothing by default.
+    /// </summary>
+    void Sent()
+    {
+    }
 }

@@ -145,6 +145,36 @@ public abstract partial class StreamConnection
         return Accepted(engine, engine.Enqueue(head, body));
     }
 
+    /// <summary>Offers a message to the send queue without reporting a refusal: the caller keeps what does not fit and retries.</summary>
+    private protected SendStatus TrySendMessage(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body)
+        => Engine is { } engine ? engine.Enqueue(head, body) : SendStatus.NotConnected;
+
+    /// <summary>Offers bytes by reference (unchanged until sent), without reporting a refusal.</summary>
+    private protected SendStatus TrySendBorrowed(ArraySegment<byte> bytes)
+        => Engine is { } engine ? engine.EnqueueBorrowed(default, bytes, null) : SendStatus.NotConnected;
+
+    /// <summary>How many more bytes the send queue takes before its high watermark (its limit when it has none); 0 when closed.</summary>
+    private protected long SendRoom
+    {
+        get
+        {
+            var engine = Engine;
+            if (engine == null || !engine.AcceptsSends)
+                return 0;
+            var options = Limits;
+            var bound = options.EffectiveHighWatermark > 0 ? options.EffectiveHighWatermark : options.SendBufferLimit;
+            if (bound <= 0)
+                return long.MaxValue;
+            return Math.Max(0, bound - engine.BytesPending - engine.BytesSending);
+        }
+    }
+
+    /// <summary>Holds the receive loop from inside a protocol's receive call; see <see cref="StreamSessionEngine.HoldReceiving"/>.</summary>
+    private protected void HoldReceiving() => Engine?.HoldReceiving();
+
+    /// <summary>Ends <see cref="HoldReceiving"/>.</summary>
+    private protected void ReleaseReceiving() => Engine?.ReleaseReceiving();
+
     private bool Accepted(StreamSessionEngine engine, SendStatus status)
     {
         ReportRefusal(engine, status);

@@ -163,9 +163,17 @@ public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
         return size;
     }
 
-    void IStreamSessionHost.EngineSent(long sent, long pending) => OnSent(sent, pending);
+    void IStreamSessionHost.EngineSent(long sent, long pending)
+    {
+        Volatile.Read(ref _protocol)?.Sent();
+        OnSent(sent, pending);
+    }
 
-    void IStreamSessionHost.EngineEmpty() => OnEmpty();
+    void IStreamSessionHost.EngineEmpty()
+    {
+        Volatile.Read(ref _protocol)?.Sent();
+        OnEmpty();
+    }
 
     void IStreamSessionHost.EngineWritabilityChanged(bool writable) => OnWritabilityChanged(writable);
 

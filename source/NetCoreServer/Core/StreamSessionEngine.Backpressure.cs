@@ -16,6 +16,9 @@ internal sealed partial class StreamSessionEngine
     /// <summary>False while the bytes waiting to be sent are above the high watermark (and not yet back at the low one).</summary>
     public bool IsWritable => !Unwritable;
 
+    // Set by the protocol (HoldReceiving), under the lock; read without it on the receive loop's fast path.
+    private bool _receiveHeld;
+
     /// <summary>True while the receive loop holds back because the connection is unwritable.</summary>
     private bool ReadPaused => Unwritable && Options.StopReadingWhenUnwritable;
 
@@ -66,14 +69,43 @@ internal sealed partial class StreamSessionEngine
     /// <summary>The wait of a receive loop that must pause, or null when it may read.</summary>
     private Task? PauseReading()
     {
-        if (!Unwritable)
+        if (!Unwritable && !Volatile.Read(ref _receiveHeld))
             return null;
         lock (this)
         {
-            if (!Unwritable || Closed || !Options.StopReadingWhenUnwritable)
+            if (Closed || (!_receiveHeld && (!Unwritable || !Options.StopReadingWhenUnwritable)))
                 return null;
             return (Side.Writable ??= new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously)).Task;
         }
+    }
+
+    /// <summary>
+    /// Called by the protocol from inside its receive call: hand it nothing more, and read nothing more, until
+    /// <see cref="ReleaseReceiving"/>. What it left unconsumed is handed to it again then, before any new read (the
+    /// peer may have sent all it will send and now waits for answers). HTTP holds while its answers wait to be sent,
+    /// so that a client pipelining requests and reading slowly cannot make the server queue answer after answer.
+    /// </summary>
+    public void HoldReceiving()
+    {
+        lock (this)
+            _receiveHeld = true;
+        // The receive loop's own field: this runs on the loop, inside Deliver.
+        _redeliver = true;
+    }
+
+    /// <summary>Ends a <see cref="HoldReceiving"/> (any thread): the receive loop hands over what it kept, then reads again.</summary>
+    public void ReleaseReceiving()
+    {
+        TaskCompletionSource? paused = null;
+        lock (this)
+        {
+            if (!_receiveHeld)
+                return;
+            _receiveHeld = false;
+            if (!ReadPaused)
+                paused = TakeWritableLocked();
+        }
+        paused?.TrySetResult();
     }
 
     /// <summary>Raises OnWritabilityChanged until the reported state is the current one; one notifier at a time keeps the reports in order.</summary>

@@ -42,7 +42,7 @@ internal sealed partial class StreamSessionEngine
         if (Closed || timeout <= TimeSpan.Zero || side == null)
             return;
         // A session that stopped reading because its peer does not read what it is sent is not idle.
-        if (ReadPaused)
+        if (ReadPaused || Volatile.Read(ref _receiveHeld))
         {
             Volatile.Write(ref side.LastReceived, now);
             return;

@@ -21,6 +21,9 @@ internal sealed partial class StreamSessionEngine : IReceiveCompletion
     private int _receiveFilled;
     private int _receiveSize;
 
+    // Set when the protocol held the loop (HoldReceiving): what it left is handed to it again before the next read.
+    private bool _redeliver;
+
     public long BytesReceived => Interlocked.Read(ref _bytesReceived);
 
     /// <summary>Starts the receive loop once (when the transport is ready: after the TLS handshake); later calls do nothing.</summary>
@@ -69,6 +72,13 @@ internal sealed partial class StreamSessionEngine : IReceiveCompletion
                     ended = false;
                     _ = ResumeAfterPauseAsync(paused);
                     return;
+                }
+                if (_redeliver)
+                {
+                    _redeliver = false;
+                    if (_receiveFilled > 0 && !RedeliverKept())
+                        return;
+                    continue;
                 }
                 // Without a buffer, a zero-byte receive waits for data; a buffer is rented only once some is there.
                 var buffer = _receiveBuffer;
@@ -181,6 +191,32 @@ internal sealed partial class StreamSessionEngine : IReceiveCompletion
             // A short read and nothing kept: go idle without a buffer, shrinking back after a burst.
             if (read < buffer.Length / 4)
                 _receiveSize = Math.Max(Options.EffectiveReceiveBufferSize, _receiveSize / 2);
+            EngineBuffers.Return(buffer);
+            _receiveBuffer = null;
+        }
+        return true;
+    }
+
+    /// <summary>After a hold: hands the protocol what it left (pipelined requests it did not read yet); false when the loop ends.</summary>
+    private bool RedeliverKept()
+    {
+        // Kept bytes live in the buffer, which stays rented while it holds them.
+        var buffer = _receiveBuffer!;
+        var filled = State == SessionState.Connected ? Deliver(buffer, _receiveFilled) : 0;
+        if (filled < 0)
+            return false;
+        _receiveFilled = filled;
+        if (filled == buffer.Length)
+        {
+            if (buffer.Length >= Options.EffectiveReceiveBufferLimit)
+            {
+                Abort(DisconnectReason.ProtocolError);
+                return false;
+            }
+            _receiveBuffer = Grow(buffer, filled);
+        }
+        else if (filled == 0)
+        {
             EngineBuffers.Return(buffer);
             _receiveBuffer = null;
         }

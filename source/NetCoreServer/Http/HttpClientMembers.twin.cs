@@ -141,3 +141,10 @@ using NetCoreServer.Http;
     bool IHttpClientHost.SendMessage(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body, bool blocking) => SendMessage(head, body, blocking);
 
     void IHttpClientHost.Disconnect() => DisconnectAsync();
+
+    string IHttpClientHost.HostField => Endpoint switch
+    {
+        System.Net.IPEndPoint ip => (ip.AddressFamily == System.Net.Sockets.AddressFamily.InterNetworkV6 ? "[" + ip.Address + "]" : ip.Address.ToString()) + ":" + ip.Port,
+        System.Net.DnsEndPoint dns => dns.Host + ":" + dns.Port,
+        _ => "localhost",
+    };

@@ -15,6 +15,9 @@ internal interface IHttpClientHost
 
     bool SendMessage(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body, bool blocking);
 
+    /// <summary>The Host field value for the server connected to: host[:port], an IPv6 address in brackets.</summary>
+    string HostField { get; }
+
     void Disconnect();
 }
 
@@ -63,11 +66,26 @@ internal sealed class HttpClientProtocol : IStreamProtocol
         _reader.Reset();
     }
 
+    private static byte[] WithHost(ReadOnlySpan<byte> head, string host)
+    {
+        var field = System.Text.Encoding.ASCII.GetBytes("Host: " + host + "\r\n\r\n");
+        var bytes = new byte[head.Length - 2 + field.Length];
+        head[..^2].CopyTo(bytes);
+        field.CopyTo(bytes.AsSpan(head.Length - 2));
+        return bytes;
+    }
+
     public bool SendRequest(HttpRequest request, bool blocking)
     {
         lock (_lock)
             _methods.Enqueue(request.Method);
         request.Store.Split(out var head, out var body);
+        if (request.Store.FindField("host"u8) < 0 && head.EndsWith("\r\n\r\n"u8) && request.Protocol == "HTTP/1.1")
+        {
+            // RFC 9112 section 3.2: servers refuse an HTTP/1.1 request without Host, and NetCoreServer's Make*Request
+            // methods add none, so the client adds it, as other HTTP clients do.
+            head = WithHost(head, _client.HostField);
+        }
         if (_client.SendMessage(head, body, blocking))
             return true;
         lock (_lock)

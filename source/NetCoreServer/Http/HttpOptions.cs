@@ -14,6 +14,8 @@ public sealed class HttpOptions
 {
     private long _headerTimeoutTicks = TimeSpan.FromSeconds(30).Ticks;
     private long _keepAliveTimeoutTicks = TimeSpan.FromSeconds(120).Ticks;
+    private long _bodyGraceTicks = TimeSpan.FromSeconds(5).Ticks;
+    private double _minBodyRate = 240;
 
     internal Http.HttpLimits Limits { get; } = new();
 
@@ -58,7 +60,8 @@ public sealed class HttpOptions
 
     /// <summary>
     /// How long a kept-alive connection may stay idle between requests (and before the first): 120 seconds by default.
-    /// Then it is closed without an answer.
+    /// Then it is closed without an answer. The clock also runs while a request waits for its answer and nothing is
+    /// being sent: a request nobody answers is closed after this long.
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException">The value is not positive.</exception>
     public TimeSpan KeepAliveTimeout
@@ -66,6 +69,37 @@ public sealed class HttpOptions
         get => TimeSpan.FromTicks(Interlocked.Read(ref _keepAliveTimeoutTicks));
         set => Interlocked.Exchange(ref _keepAliveTimeoutTicks, Positive(value).Ticks);
     }
+
+    /// <summary>
+    /// The slowest a request body may arrive, in bytes per second averaged from the end of its head: 240 by default (as
+    /// Kestrel), 0 to turn the check off. A body slower than this once <see cref="MinRequestBodyDataRateGracePeriod"/>
+    /// has passed (a client that sent a head and then stalls) is answered 408 and closed, so it cannot hold a session.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The value is negative or not finite.</exception>
+    public double MinRequestBodyDataRate
+    {
+        get => Volatile.Read(ref _minBodyRate);
+        set => Volatile.Write(ref _minBodyRate, value >= 0 && double.IsFinite(value) ? value : throw new ArgumentOutOfRangeException(nameof(value), value, "A rate must be zero or positive."));
+    }
+
+    /// <summary>
+    /// How long a request body may arrive at any speed before <see cref="MinRequestBodyDataRate"/> applies: 5 seconds
+    /// by default (room for TCP slow start and a client's first buffer).
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The value is not positive.</exception>
+    public TimeSpan MinRequestBodyDataRateGracePeriod
+    {
+        get => TimeSpan.FromTicks(Interlocked.Read(ref _bodyGraceTicks));
+        set => Interlocked.Exchange(ref _bodyGraceTicks, Positive(value).Ticks);
+    }
+
+    /// <summary>
+    /// Whether an HTTP/1.1 request must carry a Host field: true by default (RFC 9112 section 3.2; without one it gets
+    /// 400 and a close). NetCoreServer's own clients send none (its Make*Request methods add no Host; this library's
+    /// clients add it): set false to serve such clients while they are migrated. Two Host fields, or an invalid one,
+    /// are refused either way.
+    /// </summary>
+    public bool RequireHost { get; set; } = true;
 
     private static TimeSpan Positive(TimeSpan value)
         => value > TimeSpan.Zero && value != Timeout.InfiniteTimeSpan ? value : throw new ArgumentOutOfRangeException(nameof(value), value, "A timeout must be positive and finite.");

@@ -24,6 +24,24 @@ internal sealed class HttpRequestReader : HttpMessageReader
     /// </summary>
     public bool ExpectContinue { get; private set; }
 
+    /// <summary>
+    /// Once the head is in: why a server must refuse it with 400 for its Host (RFC 9112 section 3.2: an HTTP/1.1
+    /// request has exactly one, and a valid host[:port]), or null when it is fine. A server's rule, not the framing's:
+    /// a reader used elsewhere (a proxy, a test) may read a request without Host.
+    /// </summary>
+    /// <param name="required">False to let a request without Host through (NetCoreServer's own clients send none).</param>
+    public string? CheckHost(bool required = true)
+    {
+        if (Head.Version != 11)
+            return null;
+        var index = Store.FindField("host"u8);
+        if (index < 0 && !required)
+            return null;
+        if (index < 0 || Store.CountFields("host"u8) != 1)
+            return "an HTTP/1.1 request needs exactly one Host header field";
+        return HttpSyntax.IsHost(Store.FieldValue(index)) ? null : "the Host header field is not a valid host[:port]";
+    }
+
     private protected override void OnReset() => ExpectContinue = false;
 
     private protected override bool StartBody()

@@ -32,8 +32,9 @@ using NetCoreServer.Http;
     public long SendResponse() => SendResponse(Response);
 
     /// <summary>
-    /// Sends a response and waits until it is handed to the socket (a HEAD request gets the head only). On an event
-    /// loop's thread it queues and returns as <see cref="SendResponseAsync(HttpResponse)"/> does: waiting there could wait for the loop.
+    /// Sends a response and waits until it is handed to the socket (a HEAD request gets the head only). Behind an
+    /// earlier response that still goes out in pieces (see <see cref="SendResponseAsync(HttpResponse)"/>), it is queued
+    /// after it and this returns at once; so it does on an event loop's thread, where waiting could wait for the loop.
     /// </summary>
     /// <param name="response">The response.</param>
     /// <returns>Bytes of the response; 0 when not connected.</returns>
@@ -42,37 +43,40 @@ using NetCoreServer.Http;
     /// <summary>Sends more body bytes of a response whose head declared them (<see cref="HttpResponse.SetBodyLength"/>), waiting until sent.</summary>
     /// <param name="body">Body text, sent as UTF-8.</param>
     /// <returns>Bytes sent.</returns>
-    public long SendResponseBody(string body) => Send(body);
+    public long SendResponseBody(string body) => SendBodyText(body, blocking: true);
 
     /// <summary>Sends more body bytes, waiting until sent; see <see cref="SendResponseBody(string)"/>.</summary>
     /// <param name="body">Body text, sent as UTF-8.</param>
     /// <returns>Bytes sent.</returns>
-    public long SendResponseBody(ReadOnlySpan<char> body) => Send(body);
+    public long SendResponseBody(ReadOnlySpan<char> body) => SendBodyText(body, blocking: true);
 
     /// <summary>Sends more body bytes, waiting until sent; see <see cref="SendResponseBody(string)"/>.</summary>
     /// <param name="buffer">Body bytes.</param>
     /// <returns>Bytes sent.</returns>
-    public long SendResponseBody(byte[] buffer) => Send(buffer);
+    public long SendResponseBody(byte[] buffer) => SendResponseBody(buffer.AsSpan());
 
     /// <summary>Sends more body bytes, waiting until sent; see <see cref="SendResponseBody(string)"/>.</summary>
     /// <param name="buffer">Buffer holding the body bytes.</param>
     /// <param name="offset">Offset of the bytes.</param>
     /// <param name="size">Number of bytes.</param>
     /// <returns>Bytes sent.</returns>
-    public long SendResponseBody(byte[] buffer, long offset, long size) => Send(buffer, offset, size);
+    public long SendResponseBody(byte[] buffer, long offset, long size) => SendResponseBody(buffer.AsSpan(checked((int)offset), checked((int)size)));
 
     /// <summary>Sends more body bytes, waiting until sent; see <see cref="SendResponseBody(string)"/>.</summary>
     /// <param name="buffer">Body bytes.</param>
     /// <returns>Bytes sent.</returns>
-    public long SendResponseBody(ReadOnlySpan<byte> buffer) => Send(buffer);
+    public long SendResponseBody(ReadOnlySpan<byte> buffer) => _http.SendBody(buffer, blocking: true) ? buffer.Length : 0;
 
     /// <summary>Queues <see cref="Response"/> and returns at once.</summary>
     /// <returns>True when queued.</returns>
     public bool SendResponseAsync() => SendResponseAsync(Response);
 
     /// <summary>
-    /// Queues a response as one unit (head and body together, never interleaved with another send) and returns at once.
-    /// A HEAD request gets the head only; a request that asked to close the connection has it closed once this is out.
+    /// Queues a response as one unit (head and body together, never interleaved with another response) and returns at
+    /// once. A HEAD request gets the head only; a request that asked to close the connection has it closed once this is
+    /// out. The send limit (<see cref="StreamConnection.OptionSendBufferLimit"/>) never refuses a response: one that does
+    /// not fit is kept (copied) and goes out in pieces as the client reads, later responses after it, and while
+    /// responses wait past the high watermark no further pipelined request is read.
     /// </summary>
     /// <param name="response">The response (copied before the call returns).</param>
     /// <returns>True when queued.</returns>
@@ -95,29 +99,47 @@ using NetCoreServer.Http;
     /// <summary>Queues more body bytes of a response whose head declared them.</summary>
     /// <param name="body">Body text, sent as UTF-8.</param>
     /// <returns>True when queued.</returns>
-    public bool SendResponseBodyAsync(string body) => SendAsync(body);
+    public bool SendResponseBodyAsync(string body) => SendBodyText(body, blocking: false) > 0 || body.Length == 0;
 
     /// <summary>Queues more body bytes; see <see cref="SendResponseBodyAsync(string)"/>.</summary>
     /// <param name="body">Body text, sent as UTF-8.</param>
     /// <returns>True when queued.</returns>
-    public bool SendResponseBodyAsync(ReadOnlySpan<char> body) => SendAsync(body);
+    public bool SendResponseBodyAsync(ReadOnlySpan<char> body) => SendBodyText(body, blocking: false) > 0 || body.IsEmpty;
 
     /// <summary>Queues more body bytes; see <see cref="SendResponseBodyAsync(string)"/>.</summary>
     /// <param name="buffer">Body bytes.</param>
     /// <returns>True when queued.</returns>
-    public bool SendResponseBodyAsync(byte[] buffer) => SendAsync(buffer);
+    public bool SendResponseBodyAsync(byte[] buffer) => SendResponseBodyAsync(buffer.AsSpan());
 
     /// <summary>Queues more body bytes; see <see cref="SendResponseBodyAsync(string)"/>.</summary>
     /// <param name="buffer">Buffer holding the body bytes.</param>
     /// <param name="offset">Offset of the bytes.</param>
     /// <param name="size">Number of bytes.</param>
     /// <returns>True when queued.</returns>
-    public bool SendResponseBodyAsync(byte[] buffer, long offset, long size) => SendAsync(buffer, offset, size);
+    public bool SendResponseBodyAsync(byte[] buffer, long offset, long size) => SendResponseBodyAsync(buffer.AsSpan(checked((int)offset), checked((int)size)));
 
     /// <summary>Queues more body bytes; see <see cref="SendResponseBodyAsync(string)"/>.</summary>
     /// <param name="buffer">Body bytes.</param>
     /// <returns>True when queued.</returns>
-    public bool SendResponseBodyAsync(ReadOnlySpan<byte> buffer) => SendAsync(buffer);
+    public bool SendResponseBodyAsync(ReadOnlySpan<byte> buffer) => _http.SendBody(buffer, blocking: false);
+
+    /// <summary>Body text as UTF-8, in order with the responses (behind one still going out in pieces); bytes sent, 0 when not.</summary>
+    private long SendBodyText(ReadOnlySpan<char> text, bool blocking)
+    {
+        if (text.IsEmpty)
+            return 0;
+        var buffer = System.Buffers.ArrayPool<byte>.Shared.Rent(System.Text.Encoding.UTF8.GetMaxByteCount(text.Length));
+        try
+        {
+            // The outbox copies what it keeps, so the buffer goes back at once.
+            var length = System.Text.Encoding.UTF8.GetBytes(text, buffer);
+            return _http.SendBody(buffer.AsSpan(0, length), blocking) ? length : 0;
+        }
+        finally
+        {
+            System.Buffers.ArrayPool<byte>.Shared.Return(buffer);
+        }
+    }
 
     /// <summary>Called when a request head has arrived, before its body.</summary>
     /// <param name="request">The request so far (method, URL, headers).</param>
@@ -155,6 +177,9 @@ using NetCoreServer.Http;
     private protected override void NotifyReleased()
     {
         _http.Stop();
+        // Request and response buffers grown by large messages become garbage with the session: counted, so that the
+        // collection after a burst runs when many such sessions end (a quiet server allocates nothing, so no GC would).
+        NetCoreServer.Core.EngineBuffers.Released(Request.Cache.Capacity + Response.Cache.Capacity);
         base.NotifyReleased();
     }
 
@@ -174,6 +199,16 @@ using NetCoreServer.Http;
     private protected virtual HttpUpgrade UpgradeRequest(HttpRequest request) => HttpUpgrade.None;
 
     bool IHttpServerSessionHost.SendMessage(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body, bool blocking) => SendMessage(head, body, blocking);
+
+    NetCoreServer.Core.SendStatus IHttpServerSessionHost.TrySendMessage(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body) => TrySendMessage(head, body);
+
+    NetCoreServer.Core.SendStatus IHttpServerSessionHost.TrySendBorrowed(ArraySegment<byte> bytes) => TrySendBorrowed(bytes);
+
+    long IHttpServerSessionHost.SendRoom => SendRoom;
+
+    void IHttpServerSessionHost.HoldReceiving() => HoldReceiving();
+
+    void IHttpServerSessionHost.ReleaseReceiving() => ReleaseReceiving();
 
     void IHttpServerSessionHost.Disconnect() => Disconnect();
 

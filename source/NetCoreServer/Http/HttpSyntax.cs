@@ -22,6 +22,41 @@ internal static class HttpSyntax
 
     private static readonly SearchValues<byte> s_hexDigits = SearchValues.Create("0123456789ABCDEFabcdef"u8);
 
+    /// <summary>reg-name (RFC 3986 §3.2.2): unreserved, pct-encoded and sub-delims.</summary>
+    private static readonly SearchValues<byte> s_regNameChars =
+        SearchValues.Create("!$%&'()*+,-.0123456789;=ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz~"u8);
+
+    /// <summary>What an IP-literal holds between its brackets (IPv6, IPvFuture).</summary>
+    private static readonly SearchValues<byte> s_ipLiteralChars =
+        SearchValues.Create("!$&'()*+,-.0123456789:;=ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz~"u8);
+
+    private static readonly SearchValues<byte> s_digits = SearchValues.Create("0123456789"u8);
+
+    /// <summary>
+    /// A Host field value (RFC 9110 §7.2): uri-host [":" port], where the host is a reg-name, an IPv4 address or a
+    /// bracketed IP-literal. Empty is allowed (a target with no authority).
+    /// </summary>
+    public static bool IsHost(ReadOnlySpan<byte> value)
+    {
+        ReadOnlySpan<byte> rest;
+        if (!value.IsEmpty && value[0] == (byte)'[')
+        {
+            var close = value.IndexOf((byte)']');
+            if (close < 2 || value[1..close].IndexOfAnyExcept(s_ipLiteralChars) >= 0)
+                return false;
+            rest = value[(close + 1)..];
+        }
+        else
+        {
+            var colon = value.IndexOf((byte)':');
+            var host = colon < 0 ? value : value[..colon];
+            if (host.IndexOfAnyExcept(s_regNameChars) >= 0)
+                return false;
+            rest = colon < 0 ? default : value[colon..];
+        }
+        return rest.IsEmpty || (rest[0] == (byte)':' && rest[1..].IndexOfAnyExcept(s_digits) < 0);
+    }
+
     public static bool IsToken(ReadOnlySpan<byte> value) => !value.IsEmpty && value.IndexOfAnyExcept(s_tokenChars) < 0;
 
     public static bool IsFieldValue(ReadOnlySpan<byte> value) => value.IndexOfAny(s_fieldValueInvalid) < 0;

@@ -36,4 +36,20 @@ public sealed class EngineBuffersTests
         await Wait.Until(() => EngineBuffers.PooledBytes == 0, "a trim of the large pool after the idle time", TimeSpan.FromSeconds(30));
         Assert.That(EngineBuffers.PooledBytes, Is.EqualTo(0), "nothing kept after the burst");
     }
+
+    [Test]
+    public async Task LargeBuffersHeldPastTheIdleTimeAreDroppedOnceGivenBack()
+    {
+        // Connections whose peers do not read hold their send chunks for longer than the idle time: the trim that
+        // comes meanwhile finds nothing to drop. What they give back when they close must still be dropped.
+        var buffers = new byte[8][];
+        for (var i = 0; i < buffers.Length; i++)
+            buffers[i] = EngineBuffers.Rent(2 * 1024 * 1024);
+        await Task.Delay(EngineBuffers.IdleBeforeTrim + TimeSpan.FromSeconds(1.5));
+        foreach (var buffer in buffers)
+            EngineBuffers.Return(buffer);
+        Assert.That(EngineBuffers.PooledBytes, Is.GreaterThanOrEqualTo(16L * 1024 * 1024), "pooled when given back");
+
+        await Wait.Until(() => EngineBuffers.PooledBytes == 0, "a trim of the large pool after the buffers came back", TimeSpan.FromSeconds(10));
+    }
 }
