@@ -34,6 +34,14 @@ internal interface IStreamSessionHost
     /// </summary>
     int EngineReceived(byte[] buffer, int offset, int size);
 
+    /// <summary>
+    /// A hold (see <see cref="StreamSessionEngine.HoldReceiving"/>) ended and the engine kept nothing: a host that keeps
+    /// unconsumed bytes of its own hands them to its protocol again now, before the next read.
+    /// </summary>
+    void EngineResumed()
+    {
+    }
+
     /// <summary>A batch was handed to the transport.</summary>
     void EngineSent(long sent, long pending);
 

@@ -55,10 +55,16 @@ public abstract partial class StreamConnection
     /// </summary>
     private void FeedProtocol(byte[] buffer, long offset, long size)
     {
-        if (Volatile.Read(ref _protocol) == null || size <= 0)
+        if (size > 0)
+            FeedProtocol(buffer.AsSpan(checked((int)offset), checked((int)size)));
+    }
+
+    /// <summary>Hands the protocol what it left, followed by <paramref name="chunk"/> (empty after a hold ended).</summary>
+    private void FeedProtocol(ReadOnlySpan<byte> chunk)
+    {
+        if (Volatile.Read(ref _protocol) == null)
             return;
         var feed = _feed ??= new ProtocolFeed();
-        var chunk = buffer.AsSpan(checked((int)offset), checked((int)size));
         var data = feed.Length == 0 ? chunk : feed.Append(chunk);
         var consumed = 0;
         while (consumed < data.Length && IsConnected)

@@ -163,6 +163,13 @@ public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
         return size;
     }
 
+    void IStreamSessionHost.EngineResumed()
+    {
+        // Only the override path keeps bytes here; without it the engine kept them and hands them over itself.
+        if (_feed is { Length: > 0 })
+            FeedProtocol(ReadOnlySpan<byte>.Empty);
+    }
+
     void IStreamSessionHost.EngineSent(long sent, long pending)
     {
         Volatile.Read(ref _protocol)?.Sent();

@@ -76,7 +76,7 @@ internal sealed partial class StreamSessionEngine : IReceiveCompletion
                 if (_redeliver)
                 {
                     _redeliver = false;
-                    if (_receiveFilled > 0 && !RedeliverKept())
+                    if (!(_receiveFilled > 0 ? RedeliverKept() : ResumeHost()))
                         return;
                     continue;
                 }
@@ -221,6 +221,22 @@ internal sealed partial class StreamSessionEngine : IReceiveCompletion
             _receiveBuffer = null;
         }
         return true;
+    }
+
+    /// <summary>After a hold with nothing kept here: the host hands over what it kept itself; false when the loop ends.</summary>
+    private bool ResumeHost()
+    {
+        if (State != SessionState.Connected)
+            return true;
+        var previous = Cork();
+        try
+        {
+            return RunHook(HookKind.Other, 0, static (e, _) => e._host.EngineResumed());
+        }
+        finally
+        {
+            Uncork(previous);
+        }
     }
 
     /// <summary>The loop has ended: gives its buffer back, and closes or finishes what waited for it.</summary>

@@ -46,11 +46,27 @@ public sealed class HttpResponseFlowTests
         /// <summary>The sessions' OptionSendBufferLimit; 0 keeps the default.</summary>
         public int SendLimit { get; set; }
 
-        protected override TcpSession CreateSession() => new FlowSession(this);
+        /// <summary>Sessions override OnReceived (counting the raw bytes, then base), as NetCoreServer users do.</summary>
+        public bool OverrideReceived { get; set; }
+
+        public long RawBytes;
+
+        protected override TcpSession CreateSession() => OverrideReceived ? new CountingSession(this) : new FlowSession(this);
     }
 
-    private sealed class FlowSession(FlowServer server) : HttpSession(server)
+    private sealed class CountingSession(FlowServer flow) : FlowSession(flow)
     {
+        protected override void OnReceived(byte[] buffer, long offset, long size)
+        {
+            Interlocked.Add(ref Flow.RawBytes, size);
+            base.OnReceived(buffer, offset, size);
+        }
+    }
+
+    private class FlowSession(FlowServer server) : HttpSession(server)
+    {
+        protected FlowServer Flow => server;
+
         protected override void OnConnecting()
         {
             if (server.SendLimit > 0)
@@ -236,8 +252,9 @@ public sealed class HttpResponseFlowTests
         Assert.That(second is { Status: 200 } && Encoding.ASCII.GetString(second.Body) == "0123456789", Is.True, "the body parts follow their head, after the large answer");
     }
 
-    [Test]
-    public async Task PipelinedLargeFilesReadSlowlyAreEachAnsweredWithTheirOwnBodyInOrder()
+    [TestCase(false)]
+    [TestCase(true)]
+    public async Task PipelinedLargeFilesReadSlowlyAreEachAnsweredWithTheirOwnBodyInOrder(bool overrideReceived)
     {
         using var tree = new TempTree();
         var files = Enumerable.Range(0, 30).Select(i => Pattern(MiB, i + 2)).ToArray();
@@ -245,7 +262,11 @@ public sealed class HttpResponseFlowTests
             tree.WriteBytes($"m/f{i}.bin", files[i]);
         var index = Encoding.ASCII.GetBytes("<html>index</html>");
         tree.WriteBytes("index.html", index);
-        using var server = Start(null, s => s.AddStaticContent(tree.Www, "/"));
+        using var server = Start(null, s =>
+        {
+            s.AddStaticContent(tree.Www, "/");
+            s.OverrideReceived = overrideReceived;
+        });
         using var socket = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp) { ReceiveBufferSize = 64 * 1024 };
         await socket.ConnectAsync(IPAddress.Loopback, server.BoundPort);
 
@@ -264,6 +285,8 @@ public sealed class HttpResponseFlowTests
         var last = await reader.Next();
         Assert.That(last?.Body.AsSpan().SequenceEqual(index), Is.True, "the last response carries index.html");
         Assert.That(server.Errors, Is.Empty, "no send was refused");
+        if (overrideReceived)
+            Assert.That(Interlocked.Read(ref server.RawBytes), Is.EqualTo(Encoding.ASCII.GetByteCount(requests)), "the override saw every byte once");
     }
 
     [Test]
