@@ -159,26 +159,11 @@ internal sealed partial class StreamSessionEngine : IReceiveCompletion
         Received();
         var read = result.Bytes;
         var kept = _receiveFilled;
-        // After a local Disconnect, data is read and dropped until the peer's end of stream.
-        var filled = State == SessionState.Connected ? Deliver(buffer, kept + read) : 0;
-        if (filled < 0)
+        if (!DeliverAndKeep(buffer, kept + read))
             return false;
-        _receiveFilled = filled;
-
-        if (filled == buffer.Length)
+        if (_receiveFilled > 0)
         {
-            // One message fills the whole buffer: grow it, up to the receive limit.
-            if (buffer.Length >= Options.EffectiveReceiveBufferLimit)
-            {
-                // Longer than the limit, and its protocol did not refuse it itself.
-                Abort(DisconnectReason.ProtocolError);
-                return false;
-            }
-            _receiveBuffer = Grow(buffer, filled);
-        }
-        else if (filled > 0)
-        {
-            // A partial message stays at the front and waits for the rest.
+            // A partial message stays at the front (of a grown buffer if it filled this one) and waits for the rest.
         }
         else if (read == buffer.Length - kept)
         {
@@ -202,7 +187,24 @@ internal sealed partial class StreamSessionEngine : IReceiveCompletion
     {
         // Kept bytes live in the buffer, which stays rented while it holds them.
         var buffer = _receiveBuffer!;
-        var filled = State == SessionState.Connected ? Deliver(buffer, _receiveFilled) : 0;
+        if (!DeliverAndKeep(buffer, _receiveFilled))
+            return false;
+        if (_receiveFilled == 0)
+        {
+            EngineBuffers.Return(buffer);
+            _receiveBuffer = null;
+        }
+        return true;
+    }
+
+    /// <summary>
+    /// Delivers the buffer's first <paramref name="total"/> bytes and keeps what the host left at its front, growing
+    /// the buffer when one message fills it; false when the loop ends (a hook threw, or a message passed the limit).
+    /// </summary>
+    private bool DeliverAndKeep(byte[] buffer, int total)
+    {
+        // After a local Disconnect, data is read and dropped until the peer's end of stream.
+        var filled = State == SessionState.Connected ? Deliver(buffer, total) : 0;
         if (filled < 0)
             return false;
         _receiveFilled = filled;
@@ -210,15 +212,11 @@ internal sealed partial class StreamSessionEngine : IReceiveCompletion
         {
             if (buffer.Length >= Options.EffectiveReceiveBufferLimit)
             {
+                // Longer than the limit, and its protocol did not refuse it itself.
                 Abort(DisconnectReason.ProtocolError);
                 return false;
             }
             _receiveBuffer = Grow(buffer, filled);
-        }
-        else if (filled == 0)
-        {
-            EngineBuffers.Return(buffer);
-            _receiveBuffer = null;
         }
         return true;
     }
