@@ -1,14 +1,15 @@
 using System;
 using System.Threading.Tasks;
 using NetCoreServer.Core;
-using NetCoreServer.Performance.Stress;
+using NetCoreServer.Stress;
 using NUnit.Framework;
 
 namespace NetCoreServer.Tests.Reliability;
 
 /// <summary>
-/// The stress program's scenarios (performance/Stress) at a small size, asserting what each row of its table asserts
-/// except rate ratios: the same code, so the program and the tests cannot drift apart. The descriptor flood, TLS
+/// The stress scenarios (performance/Stress.Scenarios, a library the Stress program runs at full size) at a small
+/// size, asserting what each row of the program's table asserts except rate ratios: the same code, so the program and
+/// the tests cannot drift apart. The descriptor flood, TLS
 /// handshake flood, slow reader and fast writer have their own tests (ConnectionCapTests, Ssl/TlsTests,
 /// BackpressureTests). Not parallel with other fixtures: the scenarios measure the whole process (descriptors, CPU
 /// time, memory, the engine's buffer pool).

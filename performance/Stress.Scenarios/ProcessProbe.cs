@@ -2,7 +2,7 @@ using System;
 using System.Diagnostics;
 using System.IO;
 
-namespace NetCoreServer.Performance.Stress;
+namespace NetCoreServer.Stress;
 
 /// <summary>The process's resident memory, managed heap and open descriptors, as the scenarios report them.</summary>
 internal readonly record struct ProcessProbe(long RssMiB, long HeapMiB, int Descriptors)

@@ -2,7 +2,7 @@ using System;
 using System.Diagnostics;
 using System.Threading.Tasks;
 
-namespace NetCoreServer.Performance.Stress;
+namespace NetCoreServer.Stress;
 
 /// <summary>
 /// The scenarios, one partial file each. Every scenario is bounded in time, starts its own server, and returns one row:

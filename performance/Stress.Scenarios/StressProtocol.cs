@@ -9,7 +9,7 @@ using System.Threading;
 using System.Threading.Tasks;
 using NetCoreServer.Certificates;
 
-namespace NetCoreServer.Performance.Stress;
+namespace NetCoreServer.Stress;
 
 /// <summary>One stream transport the scenarios run over: how to make the server and how a peer connects to it.</summary>
 internal sealed class StressProtocol

@@ -1,6 +1,6 @@
 using System;
 
-namespace NetCoreServer.Performance.Stress;
+namespace NetCoreServer.Stress;
 
 /// <summary>
 /// One row of the table: a scenario over one protocol, whether it held, its figures and what limited them.

@@ -6,7 +6,7 @@ using System.Linq;
 using System.Threading;
 using System.Threading.Tasks;
 
-namespace NetCoreServer.Performance.Stress;
+namespace NetCoreServer.Stress;
 
 internal static partial class Scenarios
 {

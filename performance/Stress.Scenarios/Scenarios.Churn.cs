@@ -4,7 +4,7 @@ using System.Linq;
 using System.Threading;
 using System.Threading.Tasks;
 
-namespace NetCoreServer.Performance.Stress;
+namespace NetCoreServer.Stress;
 
 internal static partial class Scenarios
 {

@@ -8,7 +8,7 @@ using System.Net.Sockets;
 using System.Threading;
 using System.Threading.Tasks;
 
-namespace NetCoreServer.Performance.Stress;
+namespace NetCoreServer.Stress;
 
 internal static partial class Scenarios
 {

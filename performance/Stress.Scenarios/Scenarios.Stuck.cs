@@ -7,7 +7,7 @@ using System.Text;
 using System.Threading;
 using System.Threading.Tasks;
 
-namespace NetCoreServer.Performance.Stress;
+namespace NetCoreServer.Stress;
 
 internal static partial class Scenarios
 {

@@ -1,0 +1,25 @@
+using System.Net;
+using System.Net.Sockets;
+
+namespace NetCoreServer.Stress;
+
+/// <summary>The same over TLS.</summary>
+internal sealed class StressSslServer(SslContext context, bool echo) : SslServer(context, IPAddress.Loopback, 0), IStressServer
+{
+    public StressCounters Counters { get; } = new(echo);
+
+    protected override SslSession CreateSession() => new Session(this, new StressSessionHooks(Counters));
+
+    protected override void OnRefused(EndPoint? remoteEndPoint, RefusalReason reason) => Counters.OnRefused();
+
+    private sealed class Session(SslServer server, StressSessionHooks hooks) : SslSession(server)
+    {
+        protected override void OnConnected() => hooks.Connected(this);
+
+        protected override void OnReceived(byte[] buffer, long offset, long size) => hooks.Received(this, buffer, offset, size);
+
+        protected override void OnError(SocketError error) => hooks.Error(error);
+
+        protected override void OnDisconnected() => hooks.Disconnected(DisconnectReason);
+    }
+}
