@@ -8,15 +8,15 @@ using NetCoreServer.Stress;
 namespace NetCoreServer.Performance.Stress;
 
 /// <summary>
-/// Runs hostile-peer scenarios against our servers over tcp, ssl and uds, each bounded in time, and prints one table:
-/// churn, descriptor flood, TLS handshake flood, slow reader, fast writer, slowloris, burst, concurrency, stop and restart
-/// under load (see each scenario's doc). Usage: <c>Stress [--protocol tcp|ssl|uds|tcp-loops|ssl-loops|uds-loops|loops|all] [--scale 0.05-10] [--quick]
-/// [--only NAME]</c>: a scale below 1 shrinks every count and length (the tests run the scenarios at 0.1), --quick is
-/// --scale 0.2; everything talks to loopback only.
-/// Exit code 0 when every scenario held, 1 otherwise.
+/// Runs the hostile-peer scenarios of performance/Stress.Scenarios (churn, floods, slow and stuck readers, fast writer,
+/// slowloris, burst, concurrency, stop and restart under load) over tcp, ssl and uds, and prints one table. A scale
+/// below 1 shrinks every count and length (the tests run them at 0.1); --quick is --scale 0.2; loopback only.
+/// Exit code 0 when every scenario held, 1 otherwise, 2 for bad arguments.
 /// </summary>
 internal static class Program
 {
+    private const string Usage = "usage: Stress [--protocol tcp|ssl|uds|tcp-loops|ssl-loops|uds-loops|loops|all] [--scale 0.05-10] [--quick] [--only scenario]";
+
     private static async Task<int> Main(string[] args)
     {
         var protocols = new List<StressProtocol> { StressProtocol.Tcp, StressProtocol.Ssl, StressProtocol.Uds };
@@ -44,8 +44,12 @@ internal static class Program
                 case "--only" when i + 1 < args.Length:
                     only = args[++i];
                     break;
+                case "--help" or "-h":
+                    Console.WriteLine(Usage);
+                    Console.WriteLine("scenarios: " + string.Join(", ", Scenarios.All.Select(s => s.Name)));
+                    return 0;
                 default:
-                    Console.Error.WriteLine("usage: Stress [--protocol tcp|ssl|uds|tcp-loops|ssl-loops|uds-loops|loops|all] [--scale 0.05-10] [--quick] [--only scenario]");
+                    Console.Error.WriteLine(Usage);
                     return 2;
             }
         }
