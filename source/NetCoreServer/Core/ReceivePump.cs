@@ -13,21 +13,18 @@ namespace NetCoreServer.Core;
 /// </summary>
 /// <remarks>
 /// The buffer fields are the loop's alone (one loop runs at a time). The flags, the park count and the pause wait are
-/// guarded by the session lock (the engine's monitor); <see cref="_held"/> and <see cref="_lastReceived"/> are also
+/// guarded by the session lock (the engine's monitor); <see cref="_held"/> and the idle clock are also
 /// read without it. The loop is a callback, not an async method, so an idle connection holds no state machine.
 /// </remarks>
-internal sealed class ReceivePump : IReceiveCompletion
+internal struct ReceivePump
 {
-    private readonly StreamSessionEngine _engine;
     private byte[]? _buffer;
     // The unconsumed bytes at the buffer's front; while a read is delivered, what the host consumed of it.
     private int _filled;
     private int _size;
     private long _bytesReceived;
-    // When bytes were last received (Environment.TickCount64), while the idle timeout watches.
-    private long _lastReceived;
-    // The wait of a loop paused while unwritable or held.
-    private TaskCompletionSource? _paused;
+    // What few connections need: the pause wait, the idle clock.
+    private PumpSide? _side;
     // Parks minus unparks: a completion may unpark before the starting thread parked, so it dips to -1 for a moment.
     private sbyte _parks;
     private bool _requested;
@@ -37,9 +34,7 @@ internal sealed class ReceivePump : IReceiveCompletion
     // Set by a hold: what was left is handed again before the next read (the loop's own).
     private bool _redeliver;
 
-    public ReceivePump(StreamSessionEngine engine) => _engine = engine;
-
-    public long BytesReceived => Interlocked.Read(ref _bytesReceived);
+    public long BytesReceived => Volatile.Read(ref _bytesReceived);
 
     /// <summary>The loop runs (it may wait in a transport call); under the lock.</summary>
     public bool RunningLocked => _running;
@@ -47,41 +42,39 @@ internal sealed class ReceivePump : IReceiveCompletion
     /// <summary>Nothing here holds a finish back: the loop stopped, or it waits in a transport call; under the lock.</summary>
     public bool QuiescentLocked => !_running || _parks > 0;
 
-    private EngineOptions Options => _engine.Options;
-
     /// <summary>Reading stops while the connection is unwritable (when the options say so).</summary>
-    private bool ReadPaused => (_engine.SenderIfAny?.Unwritable ?? false) && Options.StopReadingWhenUnwritable;
+    private static bool ReadPaused(StreamSessionEngine engine) => (engine.SenderIfAny?.Unwritable ?? false) && engine.Options.StopReadingWhenUnwritable;
 
     /// <summary>Starts the loop once (when the transport is ready: after the TLS handshake); later calls do nothing.</summary>
-    public void Start()
+    public void Start(StreamSessionEngine engine)
     {
-        lock (_engine)
+        lock (engine)
         {
-            if (_requested || _engine.Closed || !_engine.Ready)
+            if (_requested || engine.Closed || !engine.Ready)
                 return;
             _requested = true;
             _running = true;
         }
-        WatchIdle();
-        _size = Options.EffectiveReceiveBufferSize;
-        Loop(resumed: false, default);
+        WatchIdle(engine);
+        _size = engine.Options.EffectiveReceiveBufferSize;
+        Loop(engine, resumed: false, default);
     }
 
     /// <summary>
     /// Reads until the connection ends or a receive is pending; the completion of that receive (or the end of a pause)
     /// runs it again. Synchronous completions iterate instead of recursing.
     /// </summary>
-    private void Loop(bool resumed, IoResult result)
+    public void Loop(StreamSessionEngine engine, bool resumed, IoResult result)
     {
         var ended = true;
         try
         {
-            if (resumed && !HandleReceive(result))
+            if (resumed && !HandleReceive(engine, result))
                 return;
-            var transport = _engine.Transport;
-            while (!_engine.Closed)
+            var transport = engine.Transport;
+            while (!engine.Closed)
             {
-                var paused = PauseWait();
+                var paused = PauseWait(engine);
                 if (paused != null)
                 {
                     // Read nothing more until the peer has taken what it was sent; an empty buffer goes back meanwhile.
@@ -91,84 +84,85 @@ internal sealed class ReceivePump : IReceiveCompletion
                         _buffer = null;
                     }
                     ended = false;
-                    _ = ResumeAfterPauseAsync(paused);
+                    _ = ResumeAfterPauseAsync(engine, paused);
                     return;
                 }
                 if (_redeliver)
                 {
                     _redeliver = false;
-                    if (!(_filled > 0 ? RedeliverKept() : ResumeHost()))
+                    if (!(_filled > 0 ? RedeliverKept(engine) : ResumeHost(engine)))
                         return;
                     continue;
                 }
                 var buffer = _buffer;
-                if (!transport.TryReceive(buffer == null ? Memory<byte>.Empty : buffer.AsMemory(_filled), this, out result))
+                if (!transport.TryReceive(buffer == null ? Memory<byte>.Empty : buffer.AsMemory(_filled), engine, out result))
                 {
                     // Pending: its completion may already run the loop on another thread; nothing here touches it any more.
                     ended = false;
-                    Park();
+                    Park(engine);
                     return;
                 }
-                if (!HandleReceive(result))
+                if (!HandleReceive(engine, result))
                     return;
             }
         }
         finally
         {
             if (ended)
-                End();
+                End(engine);
         }
     }
 
-    void IReceiveCompletion.ReceiveCompleted(IoResult result)
+    /// <summary>A pending receive completed (the engine is the transport's completion target): the loop runs on.</summary>
+    public void Completed(StreamSessionEngine engine, IoResult result)
     {
-        Unpark();
+        Unpark(engine);
         try
         {
-            Loop(resumed: true, result);
+            Loop(engine, resumed: true, result);
         }
         catch (Exception)
         {
             // A fault in the engine's own code (hooks cannot throw into it): the connection ends, not the completion thread.
-            _engine.Abort(DisconnectReason.Error);
+            engine.Abort(DisconnectReason.Error);
         }
     }
 
-    private async Task ResumeAfterPauseAsync(Task writable)
+    private static async Task ResumeAfterPauseAsync(StreamSessionEngine engine, Task writable)
     {
-        Park();
+        engine.Receiver.Park(engine);
         try
         {
             await writable.ConfigureAwait(false);
         }
         finally
         {
-            Unpark();
+            engine.Receiver.Unpark(engine);
         }
-        Loop(resumed: false, default);
+        engine.Receiver.Loop(engine, resumed: false, default);
     }
 
     /// <summary>Marks the loop as waiting in a transport call; a close that came meanwhile attempts its finish again.</summary>
-    private void Park()
+    private void Park(StreamSessionEngine engine)
     {
         bool closed;
-        lock (_engine)
+        lock (engine)
         {
             _parks++;
-            closed = _engine.Closed;
+            closed = engine.Closed;
         }
         if (closed)
-            _engine.TryFinish();
+            engine.TryFinish();
     }
 
-    private void Unpark()
+    public void Unpark(StreamSessionEngine engine)
     {
-        lock (_engine)
+        lock (engine)
             _parks--;
     }
 
     /// <summary>Handles what one receive brought; false when the loop ends.</summary>
-    private bool HandleReceive(IoResult result)
+    private bool HandleReceive(StreamSessionEngine engine, IoResult result)
     {
         var buffer = _buffer;
         if (result.Error == SocketError.WouldBlock)
@@ -187,14 +181,14 @@ internal sealed class ReceivePump : IReceiveCompletion
             _buffer = EngineBuffers.Rent(_size);
             return true;
         }
-        if (!TakeReceived(result))
+        if (!TakeReceived(engine, result))
             return false;
         Debug.Assert(buffer != null, "without a buffer only a failed receive gets here");
         if (_idleWatched)
-            Volatile.Write(ref _lastReceived, Environment.TickCount64);
+            Volatile.Write(ref _side!.LastReceived, Environment.TickCount64);
         var read = result.Bytes;
         var kept = _filled;
-        if (!DeliverAndKeep(buffer, kept + read))
+        if (!DeliverAndKeep(engine, buffer, kept + read))
             return false;
         if (_filled > 0)
         {
@@ -203,14 +197,14 @@ internal sealed class ReceivePump : IReceiveCompletion
         else if (read == buffer.Length - kept)
         {
             // The read filled the buffer: the peer sends faster than one buffer per read.
-            if (buffer.Length < Options.EffectiveReceiveBufferLimit)
-                _buffer = Grow(buffer, 0);
+            if (buffer.Length < engine.Options.EffectiveReceiveBufferLimit)
+                _buffer = Grow(engine, buffer, 0);
         }
         else
         {
             // A short read and nothing kept: idle without a buffer, shrinking back after a burst.
             if (read < buffer.Length / 4)
-                _size = Math.Max(Options.EffectiveReceiveBufferSize, _size / 2);
+                _size = Math.Max(engine.Options.EffectiveReceiveBufferSize, _size / 2);
             EngineBuffers.Return(buffer);
             _buffer = null;
         }
@@ -218,10 +212,10 @@ internal sealed class ReceivePump : IReceiveCompletion
     }
 
     /// <summary>After a hold: hands the protocol what it left; false when the loop ends.</summary>
-    private bool RedeliverKept()
+    private bool RedeliverKept(StreamSessionEngine engine)
     {
         var buffer = _buffer!;
-        if (!DeliverAndKeep(buffer, _filled))
+        if (!DeliverAndKeep(engine, buffer, _filled))
             return false;
         if (_filled == 0)
         {
@@ -235,44 +229,44 @@ internal sealed class ReceivePump : IReceiveCompletion
     /// Delivers the buffer's first <paramref name="total"/> bytes and keeps what the host left at its front, growing the
     /// buffer when one message fills it; false when the loop ends (a hook threw, or a message passed the limit).
     /// </summary>
-    private bool DeliverAndKeep(byte[] buffer, int total)
+    private bool DeliverAndKeep(StreamSessionEngine engine, byte[] buffer, int total)
     {
         // After a local Disconnect, data is read and dropped until the peer's end of stream.
-        var filled = _engine.State == SessionState.Connected ? Deliver(buffer, total) : 0;
+        var filled = engine.State == SessionState.Connected ? Deliver(engine, buffer, total) : 0;
         if (filled < 0)
             return false;
         _filled = filled;
         if (filled == buffer.Length)
         {
-            if (buffer.Length >= Options.EffectiveReceiveBufferLimit)
+            if (buffer.Length >= engine.Options.EffectiveReceiveBufferLimit)
             {
                 // Longer than the limit, and its protocol did not refuse it itself.
-                _engine.Abort(DisconnectReason.ProtocolError);
+                engine.Abort(DisconnectReason.ProtocolError);
                 return false;
             }
-            _buffer = Grow(buffer, filled);
+            _buffer = Grow(engine, buffer, filled);
         }
         return true;
     }
 
     /// <summary>After a hold with nothing kept here: the host hands over what it kept itself; false when the loop ends.</summary>
-    private bool ResumeHost()
+    private static bool ResumeHost(StreamSessionEngine engine)
     {
-        if (_engine.State != SessionState.Connected)
+        if (engine.State != SessionState.Connected)
             return true;
-        var previous = SendCork.Enter(_engine);
+        var previous = SendCork.Enter(engine);
         try
         {
-            return _engine.RunHook(HookKind.Other, 0, static (e, _) => e.Host.EngineResumed());
+            return engine.RunHook(HookKind.Other, 0, static (e, _) => e.Host.EngineResumed());
         }
         finally
         {
-            SendCork.Exit(_engine, previous);
+            SendCork.Exit(engine, previous);
         }
     }
 
     /// <summary>The loop has ended: gives its buffer back, and closes or finishes what waited for it.</summary>
-    private void End()
+    private void End(StreamSessionEngine engine)
     {
         var buffer = _buffer;
         _buffer = null;
@@ -280,20 +274,20 @@ internal sealed class ReceivePump : IReceiveCompletion
         if (buffer != null)
             EngineBuffers.Return(buffer);
         bool close;
-        lock (_engine)
+        lock (engine)
         {
             _running = false;
-            close = _engine.ShutdownDone;
+            close = engine.ShutdownDone;
         }
         if (close)
-            _engine.CloseTransport();
-        _engine.TryFinish();
+            engine.CloseTransport();
+        engine.TryFinish();
     }
 
     /// <summary>Doubles the buffer (up to the limit), keeping its first <paramref name="keep"/> bytes.</summary>
-    private byte[] Grow(byte[] buffer, int keep)
+    private byte[] Grow(StreamSessionEngine engine, byte[] buffer, int keep)
     {
-        _size = Math.Min(buffer.Length * 2, Options.EffectiveReceiveBufferLimit);
+        _size = Math.Min(buffer.Length * 2, engine.Options.EffectiveReceiveBufferLimit);
         var larger = EngineBuffers.Rent(_size);
         buffer.AsSpan(0, keep).CopyTo(larger);
         EngineBuffers.Return(buffer);
@@ -305,15 +299,15 @@ internal sealed class ReceivePump : IReceiveCompletion
     /// everything); moves the rest to the front. Returns the bytes kept, or -1 when a hook threw. What the hooks send
     /// meanwhile goes out together afterwards (the <see cref="SendCork"/>).
     /// </summary>
-    private int Deliver(byte[] buffer, int total)
+    private int Deliver(StreamSessionEngine engine, byte[] buffer, int total)
     {
-        var previous = SendCork.Enter(_engine);
+        var previous = SendCork.Enter(engine);
         try
         {
             var offset = 0;
-            while (offset < total && _engine.State == SessionState.Connected)
+            while (offset < total && engine.State == SessionState.Connected)
             {
-                if (!_engine.RunHook(HookKind.Other, (pump: this, buffer, offset, count: total - offset), static (e, a) => a.pump._filled = e.Host.EngineReceived(a.buffer, a.offset, a.count)))
+                if (!engine.RunHook(HookKind.Other, (buffer, offset, count: total - offset), static (e, a) => e.Receiver._filled = e.Host.EngineReceived(a.buffer, a.offset, a.count)))
                     return -1;
                 // The hook's count comes back through _filled, free while a read is delivered (the caller sets it after).
                 var consumed = _filled;
@@ -321,7 +315,7 @@ internal sealed class ReceivePump : IReceiveCompletion
                     break;
                 offset += Math.Min(consumed, total - offset);
             }
-            if (offset >= total || _engine.State != SessionState.Connected)
+            if (offset >= total || engine.State != SessionState.Connected)
                 return 0;
             if (offset > 0)
                 System.Buffer.BlockCopy(buffer, offset, buffer, 0, total - offset);
@@ -329,20 +323,20 @@ internal sealed class ReceivePump : IReceiveCompletion
         }
         finally
         {
-            SendCork.Exit(_engine, previous);
+            SendCork.Exit(engine, previous);
         }
     }
 
     /// <summary>Blocking receive for hosts that do not run the loop (NetCoreServer's synchronous client pattern).</summary>
-    public IoResult ReceiveBlocking(Span<byte> buffer)
+    public IoResult ReceiveBlocking(StreamSessionEngine engine, Span<byte> buffer)
     {
-        lock (_engine)
+        lock (engine)
         {
-            if (_running || !_engine.Ready || _engine.State != SessionState.Connected || buffer.IsEmpty)
+            if (_running || !engine.Ready || engine.State != SessionState.Connected || buffer.IsEmpty)
                 return IoResult.Failed(SocketError.Success);
         }
-        var result = _engine.Transport.Receive(buffer);
-        TakeReceived(result);
+        var result = engine.Transport.Receive(buffer);
+        TakeReceived(engine, result);
         return result;
     }
 
@@ -350,41 +344,45 @@ internal sealed class ReceivePump : IReceiveCompletion
     /// What every data receive does with its result: a failure ends the connection as an error, an end of stream
     /// disconnects (what we still owe the peer is delivered first), received bytes are counted. True when there are bytes.
     /// </summary>
-    private bool TakeReceived(IoResult result)
+    private bool TakeReceived(StreamSessionEngine engine, IoResult result)
     {
         if (!result.Succeeded)
         {
-            _engine.OnTransportError(result.Error);
+            engine.OnTransportError(result.Error);
             return false;
         }
         if (result.Bytes == 0)
         {
-            _engine.Disconnect(DisconnectReason.PeerClosed);
+            engine.Disconnect(DisconnectReason.PeerClosed);
             return false;
         }
         Interlocked.Add(ref _bytesReceived, result.Bytes);
-        _engine.Host.EngineCounted(result.Bytes, 0);
+        engine.Host.EngineCounted(result.Bytes, 0);
         return true;
     }
 
     /// <summary>The wait of a loop that must pause (unwritable, or held by the protocol), or null when it may read.</summary>
-    private Task? PauseWait()
+    private Task? PauseWait(StreamSessionEngine engine)
     {
-        if (!(_engine.SenderIfAny?.Unwritable ?? false) && !Volatile.Read(ref _held))
+        if (!(engine.SenderIfAny?.Unwritable ?? false) && !Volatile.Read(ref _held))
             return null;
-        lock (_engine)
+        lock (engine)
         {
-            if (_engine.Closed || (!_held && !ReadPaused))
+            if (engine.Closed || (!_held && !ReadPaused(engine)))
                 return null;
-            return (_paused ??= new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously)).Task;
+            var side = _side ??= new PumpSide();
+            return (side.Paused ??= new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously)).Task;
         }
     }
 
     /// <summary>The paused loop's wait, taken to be released (writable again, or closed); under the lock.</summary>
     public TaskCompletionSource? TakePausedLocked()
     {
-        var paused = _paused;
-        _paused = null;
+        var side = _side;
+        if (side == null)
+            return null;
+        var paused = side.Paused;
+        side.Paused = null;
         return paused;
     }
 
@@ -392,70 +390,80 @@ internal sealed class ReceivePump : IReceiveCompletion
     /// From inside the protocol's receive call: hand it nothing more, and read nothing more, until <see cref="Release"/>;
     /// what it left is handed to it again first (HTTP holds while its answers wait to be sent).
     /// </summary>
-    public void Hold()
+    public void Hold(StreamSessionEngine engine)
     {
-        lock (_engine)
+        lock (engine)
             Volatile.Write(ref _held, true);
         // The loop's own field: this runs on the loop, inside Deliver.
         _redeliver = true;
     }
 
     /// <summary>Ends a <see cref="Hold"/> (any thread): the loop hands over what it kept, then reads again.</summary>
-    public void Release()
+    public void Release(StreamSessionEngine engine)
     {
         TaskCompletionSource? paused = null;
-        lock (_engine)
+        lock (engine)
         {
             if (!_held)
                 return;
             Volatile.Write(ref _held, false);
-            if (!ReadPaused)
+            if (!ReadPaused(engine))
                 paused = TakePausedLocked();
         }
         paused?.TrySetResult();
     }
 
     /// <summary>The socket closed: a paused loop is released to end, and the idle watch stops.</summary>
-    public void OnClosed()
+    public void OnClosed(StreamSessionEngine engine)
     {
         TaskCompletionSource? paused;
-        lock (_engine)
+        lock (engine)
             paused = TakePausedLocked();
         if (Volatile.Read(ref _idleWatched))
-            IdleSweep.Forget(_engine);
+            IdleSweep.Forget(engine);
         paused?.TrySetResult();
     }
 
     /// <summary>Starts watching for idleness (with the loop: only received bytes count as activity).</summary>
-    private void WatchIdle()
+    private void WatchIdle(StreamSessionEngine engine)
     {
-        if (Options.IdleTimeout <= TimeSpan.Zero)
+        if (engine.Options.IdleTimeout <= TimeSpan.Zero)
             return;
-        lock (_engine)
+        lock (engine)
         {
-            if (_engine.Closed)
+            if (engine.Closed)
                 return;
-            _lastReceived = Environment.TickCount64;
+            (_side ??= new PumpSide()).LastReceived = Environment.TickCount64;
             Volatile.Write(ref _idleWatched, true);
         }
-        IdleSweep.Watch(_engine);
+        IdleSweep.Watch(engine);
     }
 
     /// <summary>Called by the sweep: disconnects when nothing was received for the idle timeout.</summary>
-    public void CheckIdle(long now)
+    public void CheckIdle(StreamSessionEngine engine, long now)
     {
-        var timeout = Options.IdleTimeout;
-        if (_engine.Closed || timeout <= TimeSpan.Zero || !Volatile.Read(ref _idleWatched))
+        var timeout = engine.Options.IdleTimeout;
+        if (engine.Closed || timeout <= TimeSpan.Zero || !Volatile.Read(ref _idleWatched))
             return;
         // A session that stopped reading because its peer does not read what it is sent is not idle.
-        if (ReadPaused || Volatile.Read(ref _held))
+        if (ReadPaused(engine) || Volatile.Read(ref _held))
         {
-            Volatile.Write(ref _lastReceived, now);
+            Volatile.Write(ref _side!.LastReceived, now);
             return;
         }
-        if (now - Volatile.Read(ref _lastReceived) < (long)timeout.TotalMilliseconds)
+        if (now - Volatile.Read(ref _side!.LastReceived) < (long)timeout.TotalMilliseconds)
             return;
         // What was accepted is still delivered, but a silent peer's end of stream is not waited for.
-        _engine.Disconnect(DisconnectReason.Timeout, linger: false);
+        engine.Disconnect(DisconnectReason.Timeout, linger: false);
+    }
+
+    /// <summary>What few connections need, made on first need under the lock.</summary>
+    private sealed class PumpSide
+    {
+        /// <summary>The wait of a loop paused while unwritable or held.</summary>
+        public TaskCompletionSource? Paused;
+
+        /// <summary>When bytes were last received (Environment.TickCount64), while the idle timeout watches; written by the loop, read by the sweep.</summary>
+        public long LastReceived;
     }
 }

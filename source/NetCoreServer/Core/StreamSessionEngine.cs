@@ -8,7 +8,7 @@ namespace NetCoreServer.Core;
 
 /// <summary>
 /// The one stream-session engine of every stream transport (TCP, Unix sockets, TLS): the session's lifecycle state
-/// machine (states, transitions, hook order, teardown) and the root of its components: the <see cref="ReceivePump"/>,
+/// machine (states, transitions, hook order, teardown) and the root of its components: the <see cref="ReceivePump"/> (a struct inside it),
 /// the <see cref="SendPipeline"/> (made by the first send) and the <see cref="MulticastCursor"/>. A transport supplies
 /// only I/O; a host (server session or client) turns engine callbacks into the public hooks.
 /// </summary>
@@ -19,13 +19,13 @@ namespace NetCoreServer.Core;
 /// has returned. The session lock is the engine's own monitor: the components lock it for their shared state and
 /// nothing else does; no hook runs under it. Design and history: docs/design/engine.md.
 /// </remarks>
-internal sealed class StreamSessionEngine
+internal sealed class StreamSessionEngine : IReceiveCompletion
 {
     private static readonly Action<StreamSessionEngine, Exception> s_hookFailed = static (engine, exception) => engine.OnHandlerException(exception);
 
     private readonly IStreamTransport _transport;
     private readonly IStreamSessionHost _host;
-    private readonly ReceivePump _receive;
+    private ReceivePump _receive;
     private SendPipeline? _send;
     private MulticastCursor _cursor;
     private LifecycleSide? _side;
@@ -37,7 +37,6 @@ internal sealed class StreamSessionEngine
     {
         _transport = transport;
         _host = host;
-        _receive = new ReceivePump(this);
         _flags = transport.Tls == null ? (int)Flag.Ready : 0;
     }
 
@@ -111,7 +110,7 @@ internal sealed class StreamSessionEngine
     /// <summary>The send side if one was made; read without the lock.</summary>
     internal SendPipeline? SenderIfAny => Volatile.Read(ref _send);
 
-    internal ReceivePump Receiver => _receive;
+    internal ref ReceivePump Receiver => ref _receive;
 
     /// <summary>The multicast cursor; under the lock (see <see cref="MulticastCursor"/> for its lock-free reads).</summary>
     internal ref MulticastCursor Cursor => ref _cursor;
@@ -173,15 +172,17 @@ internal sealed class StreamSessionEngine
             Sender.WakeForLog();
     }
 
-    public void StartReceiving() => _receive.Start();
+    public void StartReceiving() => _receive.Start(this);
 
-    public IoResult ReceiveBlocking(Span<byte> buffer) => _receive.ReceiveBlocking(buffer);
+    public IoResult ReceiveBlocking(Span<byte> buffer) => _receive.ReceiveBlocking(this, buffer);
 
-    public void HoldReceiving() => _receive.Hold();
+    public void HoldReceiving() => _receive.Hold(this);
 
-    public void ReleaseReceiving() => _receive.Release();
+    public void ReleaseReceiving() => _receive.Release(this);
 
-    public void CheckIdle(long now) => _receive.CheckIdle(now);
+    public void CheckIdle(long now) => _receive.CheckIdle(this, now);
+
+    void IReceiveCompletion.ReceiveCompleted(IoResult result) => _receive.Completed(this, result);
 
     /// <summary>Server path: OnConnecting, OnConnected, (TLS: OnHandshaking, handshake, OnHandshaked), OnEmpty, then receiving.</summary>
     /// <param name="log">The server's multicast log, joined when the session is connected.</param>
@@ -470,7 +471,7 @@ internal sealed class StreamSessionEngine
                 _side!.DisconnectTimer = null;
         }
         // A receive loop paused for backpressure is released, to end.
-        _receive.OnClosed();
+        _receive.OnClosed(this);
         timer?.Dispose();
         _transport.Close();
         SenderIfAny?.FailQueued();
