@@ -6,20 +6,10 @@ using System.Threading;
 namespace NetCoreServer.Core;
 
 /// <summary>
-/// The stream engine's buffers. Small ones (up to 64 KiB) come from the shared <see cref="ArrayPool{T}"/>, whose
-/// per-thread caches make the steady state cheap. Large ones (receive buffers grown during a burst, chunks of big
-/// sends, joined TLS batches) come from a pool of its own that is given back after a burst: once no large buffer has
-/// been rented or given back for <see cref="IdleBeforeTrim"/>, the pooled ones are dropped and, after a burst of at
-/// least <see cref="BurstBytes"/>, the runtime is asked for one collection, so the process's memory returns near
-/// its pre-burst level instead of staying at its peak (the shared pool would keep up to dozens of 1 MiB arrays per
-/// core, and with no allocation afterwards no collection would run to release the rest). Measured with a 50 x 20 MiB
-/// echo burst on this machine: RSS 35 MiB before, 90-118 MiB at the peak, 44-50 MiB three seconds after (it stayed at
-/// 120-190 MiB and grew from burst to burst before). The collection is blocking, so a process holding a large live heap
-/// of its own may prefer to turn it off with the AppContext switch <c>NetCoreServer.DisableCollectAfterBurst</c>.
-/// Giving back counts as much as renting: connections whose peers never read hold their send chunks past the idle
-/// time, so the trim of their burst comes while they are alive; when they close, what they give back (and large
-/// response copies that became garbage, see <see cref="Released"/>) starts another (100 such HTTP clients left the
-/// example server at its peak RSS, 274 MiB, 35 s after they had gone, when only renting counted).
+/// The stream engine's buffers: small ones (up to 64 KiB) from the shared <see cref="ArrayPool{T}"/>, large ones from a
+/// pool of its own that is emptied after a burst (and, after a large one, one collection is asked for), so a process
+/// returns near its pre-burst memory. The AppContext switch <c>NetCoreServer.DisableCollectAfterBurst</c> turns the
+/// collection off. Figures: docs/design/engine-buffers.md.
 /// </summary>
 internal static class EngineBuffers
 {

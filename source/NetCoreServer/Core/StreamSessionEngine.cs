@@ -1,45 +1,37 @@
 using System;
+using System.Diagnostics;
 using System.Net.Sockets;
-using System.Runtime.CompilerServices;
 using System.Threading;
 using System.Threading.Tasks;
 
 namespace NetCoreServer.Core;
 
 /// <summary>
-/// The one stream-session engine shared by every stream transport (TCP, Unix sockets, TLS): it owns the connect
-/// sequence, the receive loop, the send queue, the state machine, statistics, limits and teardown. A transport
-/// supplies only I/O; a host (server session or client) turns engine callbacks into the public hooks.
+/// The one stream-session engine of every stream transport (TCP, Unix sockets, TLS): the session's lifecycle state
+/// machine (states, transitions, hook order, teardown) and the root of its components: the <see cref="ReceivePump"/> (a struct inside it),
+/// the <see cref="SendPipeline"/> (made by the first send) and the <see cref="MulticastCursor"/>. A transport supplies
+/// only I/O; a host (server session or client) turns engine callbacks into the public hooks.
 /// </summary>
 /// <remarks>
 /// Hook order, each at most once: Connecting, Connected, (TLS: Handshaking, Handshaked), Empty, data hooks,
-/// Disconnecting, Disconnected. The connect-phase hooks hold teardown back: a disconnect requested while one of them
-/// runs takes effect when it returns, so OnDisconnecting never overlaps or precedes OnConnected. OnDisconnected runs
-/// last, after the socket is closed, both loops have stopped (or wait in a transport call, see below) and
-/// OnDisconnecting has returned. A connection disconnected before its hooks began (a server stopping between accept and start) raises none of them.
-/// All lifecycle fields are guarded by the engine's own monitor (<c>lock (this)</c>: the engine is internal and nothing
-/// else locks it, and an idle session then holds no separate lock object), which is never held while a hook runs.
-/// <para>
-/// Once the engine has closed the transport, a loop still waiting in a transport call (or a deferred send loop the
-/// pool has not started yet) holds nothing up: on Linux the runtime completes that call, even when it only reports the
-/// abort, through the thread pool, and a connection must end (and a Stop or a client's Disconnect return) even while
-/// code elsewhere keeps every pool thread blocked. Such a loop raises no hook when it resumes; it only gives back its
-/// buffers, and the transport is disposed after it.
-/// </para>
+/// Disconnecting, Disconnected. A connect-phase hook holds teardown back until it returns; OnDisconnected runs last,
+/// once the socket is closed, both components' loops have stopped (or wait in a transport call) and OnDisconnecting
+/// has returned. The session lock is the engine's own monitor: the components lock it for their shared state and
+/// nothing else does; no hook runs under it. Design and history: docs/design/engine.md.
 /// </remarks>
-internal sealed partial class StreamSessionEngine
+internal sealed class StreamSessionEngine : IReceiveCompletion
 {
     private static readonly Action<StreamSessionEngine, Exception> s_hookFailed = static (engine, exception) => engine.OnHandlerException(exception);
 
     private readonly IStreamTransport _transport;
     private readonly IStreamSessionHost _host;
-    // Bytes rather than ints (with the flags, see StreamSessionEngine.Flags.cs, the counters fill one 8-byte slot). At
-    // most two holds: the constructor's and one connect-phase hook's at a time.
+    private ReceivePump _receive;
+    private SendPipeline? _send;
+    private MulticastCursor _cursor;
+    private LifecycleSide? _side;
+    private int _flags;
+    // The constructor's hold and, at most, one connect-phase hook's.
     private byte _holds = 1;
-    // The receive loop's parks minus its unparks: its completion may unpark it before the thread that started the
-    // receive has parked it, so the count dips below zero for a moment instead of leaving a running loop marked parked.
-    // Between -1 and 2: one pending receive or one paused wait.
-    private sbyte _receiveParks;
 
     public StreamSessionEngine(IStreamTransport transport, IStreamSessionHost host)
     {
@@ -55,14 +47,28 @@ internal sealed partial class StreamSessionEngine
         Done,
     }
 
-    /// <summary>The engine's two I/O loops, for <see cref="Park"/>: the send loop as a flag (<see cref="SendParked"/>), the receive loop counted in <see cref="_receiveParks"/>.</summary>
     [Flags]
-    private enum Loops : byte
+    private enum Flag
     {
-        None = 0,
-        Receive = 1,
-        Send = 2,
+        Ready = 1 << 0,
+        Completed = 1 << 1,
+        HooksStarted = 1 << 2,
+        Graceful = 1 << 3,
+        Linger = 1 << 4,
+        ShutdownStarted = 1 << 5,
+        ShutdownDone = 1 << 6,
+        Closed = 1 << 7,
+        Finished = 1 << 8,
+        TransportDisposed = 1 << 9,
+        // Two bits: the Phase of OnDisconnecting; two: the SessionState; five: the DisconnectReason.
+        PhaseShift = 10,
+        StateShift = 12,
+        ReasonShift = 14,
     }
+
+    private const int PhaseMask = 3;
+    private const int StateMask = 3;
+    private const int ReasonMask = 31;
 
     public SessionState State => (SessionState)GetBits((int)Flag.StateShift, StateMask);
 
@@ -83,18 +89,100 @@ internal sealed partial class StreamSessionEngine
 
     public IStreamTransport Transport => _transport;
 
-    /// <summary>
-    /// The transport's hash (the idle sweep keys a dictionary by engine): its identity hash unless it has a hash of its
-    /// own. The engine's own is left unused: an object whose header holds an identity hash and is then locked, as the
-    /// engine locks itself, moves both into a sync block the runtime allocates for it.
-    /// </summary>
+    internal IStreamSessionHost Host => _host;
+
+    /// <summary>The options in force: the host's, read at each use (a connection may take its own copy of options it shared).</summary>
+    public EngineOptions Options => _host.EngineOptions;
+
+    /// <summary>The send side, made by the first send or multicast (an idle connection has none).</summary>
+    internal SendPipeline Sender
+    {
+        get
+        {
+            var send = Volatile.Read(ref _send);
+            if (send != null)
+                return send;
+            lock (this)
+                return _send ??= new SendPipeline(this);
+        }
+    }
+
+    /// <summary>The send side if one was made; read without the lock.</summary>
+    internal SendPipeline? SenderIfAny => Volatile.Read(ref _send);
+
+    internal ref ReceivePump Receiver => ref _receive;
+
+    /// <summary>The multicast cursor; under the lock (see <see cref="MulticastCursor"/> for its lock-free reads).</summary>
+    internal ref MulticastCursor Cursor => ref _cursor;
+
+    /// <summary>The transport's hash (the idle sweep keys a dictionary by engine), so the locked engine's header holds no identity hash.</summary>
     public override int GetHashCode() => _transport.GetHashCode();
 
     /// <summary>Reference equality, as ever; declared beside <see cref="GetHashCode"/>.</summary>
     public override bool Equals(object? obj) => ReferenceEquals(this, obj);
 
-    /// <summary>The options in force: the host's, read at each use (a connection may take its own copy of options it shared).</summary>
-    public EngineOptions Options => _host.EngineOptions;
+    // The send and receive surface, as the connections and protocols use it.
+    public bool AcceptsSends => State switch
+    {
+        SessionState.Connected => true,
+        SessionState.Disconnecting => Hooks.Inside(this, HookKind.Disconnecting) && !ShutdownStarted && !Closed,
+        _ => false,
+    };
+
+    public bool IsWritable => SenderIfAny?.IsWritable ?? true;
+
+    public long BytesPending => _cursor.IsAttached ? Sender.BytesPending : SenderIfAny?.BytesPending ?? 0;
+
+    public long BytesSending => SenderIfAny?.BytesSending ?? 0;
+
+    public long BytesSent => SenderIfAny?.BytesSent ?? 0;
+
+    public long BytesReceived => _receive.BytesReceived;
+
+    public SendStatus Enqueue(ReadOnlySpan<byte> data) => Sender.Enqueue(data, default);
+
+    public SendStatus Enqueue(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body) => Sender.Enqueue(head, body);
+
+    public SendStatus EnqueueBorrowed(ReadOnlySpan<byte> head, ArraySegment<byte> body, IDisposable? bodyOwner) => Sender.EnqueueBorrowed(head, body, bodyOwner);
+
+    public Task<bool> EnqueueAndWait(ReadOnlySpan<byte> data, out SendStatus status) => Sender.EnqueueAndWait(data, out status);
+
+    public Task<bool> Flush() => Sender.Flush();
+
+    public long SendBlocking(ReadOnlySpan<byte> data) => Sender.SendBlocking(data, default);
+
+    public long SendBlocking(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body) => Sender.SendBlocking(head, body);
+
+    /// <summary>Sends what the cork holds now, from a hook of the read (a WebSocket 101 leaves in a write of its own).</summary>
+    public void SendHeldNow() => SenderIfAny?.SendHeld();
+
+    public bool TakeRefusalReport() => Sender.TakeRefusalReport();
+
+    public SendStatus OfferLogged(long start, long end) => _cursor.IsAttached ? Sender.OfferLogged(start, end) : SendStatus.NotConnected;
+
+    public void SkipLogged(long start, long end)
+    {
+        if (_cursor.IsAttached)
+            Sender.SkipLogged(start, end);
+    }
+
+    public void WakeForLog()
+    {
+        if (_cursor.IsAttached)
+            Sender.WakeForLog();
+    }
+
+    public void StartReceiving() => _receive.Start(this);
+
+    public IoResult ReceiveBlocking(Span<byte> buffer) => _receive.ReceiveBlocking(this, buffer);
+
+    public void HoldReceiving() => _receive.Hold(this);
+
+    public void ReleaseReceiving() => _receive.Release(this);
+
+    public void CheckIdle(long now) => _receive.CheckIdle(this, now);
+
+    void IReceiveCompletion.ReceiveCompleted(IoResult result) => _receive.Completed(this, result);
 
     /// <summary>Server path: OnConnecting, OnConnected, (TLS: OnHandshaking, handshake, OnHandshaked), OnEmpty, then receiving.</summary>
     /// <param name="log">The server's multicast log, joined when the session is connected.</param>
@@ -112,8 +200,7 @@ internal sealed partial class StreamSessionEngine
         // The constructor's hold covers the connect hooks; a disconnect requested before they begin skips them all.
         if (!BeginHooks())
         {
-            // TLS: nothing can be sent before a handshake and none starts now, so a graceful end would only wait out
-            // the disconnect timeout (the default one: the hook that may set it did not run either).
+            // TLS: nothing can be sent before a handshake and none starts now, so a graceful end would only wait out the disconnect timeout.
             if (_transport.Tls != null)
                 CloseTransport();
             Release();
@@ -165,6 +252,40 @@ internal sealed partial class StreamSessionEngine
             StartReceiving();
     }
 
+    /// <summary>Joins the log at its end, so the session gets what is multicast from now on (from OnConnected on).</summary>
+    private void AttachLog(MulticastLog? log)
+    {
+        if (log == null)
+            return;
+        lock (log.Lock)
+        {
+            lock (this)
+            {
+                if (State == SessionState.Connected && !_cursor.IsAttached)
+                    _cursor.Join(log);
+            }
+        }
+    }
+
+    /// <summary>The transport is ready for data (plain sockets from the start, TLS after the handshake).</summary>
+    private void MarkReady(bool raiseEmpty)
+    {
+        lock (this)
+            Ready = true;
+        var send = SenderIfAny;
+        if (send == null && _cursor.IsAttached)
+        {
+            // Multicast published during the handshake waits in the log: the sender takes it now.
+            lock (this)
+                send = _cursor.IsAttached && _cursor.LogEnd > _cursor.Position ? Sender : null;
+        }
+        if (send != null)
+            send.StartWaiting(raiseEmpty);
+        else if (raiseEmpty && State == SessionState.Connected)
+            RunHook(HookKind.Sending, 0, static (e, _) => e._host.EngineEmpty());
+        BeginShutdownIfDrained();
+    }
+
     private bool BeginHooks()
     {
         lock (this)
@@ -205,21 +326,20 @@ internal sealed partial class StreamSessionEngine
     }
 
     /// <summary>
-    /// Starts a graceful disconnect: no new sends are accepted, what was accepted is delivered, the sending side
-    /// is shut down and the socket closes when the peer ends its stream or <see cref="EngineOptions.DisconnectTimeout"/>
+    /// Starts a graceful disconnect: no new sends are accepted, what was accepted is delivered, the sending side is
+    /// shut down and the socket closes when the peer ends its stream or <see cref="EngineOptions.DisconnectTimeout"/>
     /// passes (a zero timeout closes at once).
     /// </summary>
     /// <param name="reason">Why, if this is the first disconnect.</param>
     /// <param name="linger">
-    /// Wait for the peer's end of stream before closing (the default). Without it the socket closes as soon as the
-    /// sending side is shut down: for a caller that blocks until the end, whose peer may need this very thread pool
-    /// (an in-process server) to answer.
+    /// Wait for the peer's end of stream before closing (the default); without it the socket closes once the sending
+    /// side is shut down (for a caller that blocks until the end, whose peer may need this very thread pool).
     /// </param>
     /// <returns>False when a disconnect had already started.</returns>
     public bool Disconnect(DisconnectReason reason, bool linger = true)
     {
-        // What a receive hook sent just before is on its way before the close (a zero timeout closes at once).
-        SendHeld();
+        // What a receive hook sent just before is on its way before the close.
+        SenderIfAny?.SendHeld();
         var timeout = Options.DisconnectTimeout;
         if (timeout <= TimeSpan.Zero)
         {
@@ -234,10 +354,7 @@ internal sealed partial class StreamSessionEngine
         return true;
     }
 
-    /// <summary>
-    /// What the disconnect timer does, for a caller that has waited that long itself: closes a graceful disconnect that
-    /// has not finished. The timer runs on the thread pool, which that caller's own wait may be keeping busy.
-    /// </summary>
+    /// <summary>What the disconnect timer does, for a caller that has waited that long itself (the pool may be busy with its wait).</summary>
     public void ExpireDisconnect() => OnDisconnectTimeout();
 
     /// <summary>Closes at once, dropping queued data (errors, a server stop past its timeout, handler failures).</summary>
@@ -255,7 +372,13 @@ internal sealed partial class StreamSessionEngine
             if (State >= SessionState.Disconnecting)
                 return false;
             SetStateLocked(SessionState.Disconnecting);
-            DetachLogLocked();
+            if (_cursor.IsAttached)
+            {
+                // What was published so far was accepted and is queued; nothing later is.
+                if (_cursor.LogEnd > _cursor.Position)
+                    Sender.TakeLoggedLocked();
+                _cursor.Leave();
+            }
             SetReasonLocked(reason);
             Graceful = graceful;
             Linger = linger;
@@ -282,12 +405,13 @@ internal sealed partial class StreamSessionEngine
     /// <summary>
     /// A graceful disconnect whose OnDisconnecting has returned and whose accepted data is all out: send end of stream,
     /// then close once the peer has ended its stream too (or the receive loop is not running, or no lingering was asked).
+    /// The send pipeline calls it when it goes idle.
     /// </summary>
-    private void BeginShutdownIfDrained()
+    internal void BeginShutdownIfDrained()
     {
         lock (this)
         {
-            if (!Graceful || DisconnectingPhase != Phase.Done || ShutdownStarted || Closed || !Ready || SendRunning || !QueueEmpty)
+            if (!Graceful || DisconnectingPhase != Phase.Done || ShutdownStarted || Closed || !Ready || !(SenderIfAny?.IsDrainedLocked ?? true))
                 return;
             // Decided under the lock that admits sends: nothing can be accepted, or start a send, after this.
             ShutdownStarted = true;
@@ -302,7 +426,7 @@ internal sealed partial class StreamSessionEngine
         lock (this)
         {
             ShutdownDone = true;
-            close = !ReceiveRunning || !Linger;
+            close = !_receive.RunningLocked || !Linger;
         }
         if (close)
             CloseTransport();
@@ -327,16 +451,16 @@ internal sealed partial class StreamSessionEngine
     {
         lock (this)
         {
-            if ((SendRunning || !QueueEmpty) && Reason == DisconnectReason.Local)
+            if (!(SenderIfAny?.IsDrainedLocked ?? true) && Reason == DisconnectReason.Local)
                 SetReasonLocked(DisconnectReason.Timeout);
         }
         CloseTransport();
     }
 
-    private void CloseTransport()
+    /// <summary>Closes the socket (once): the loops end, queued sends fail, and the engine finishes when both have stopped.</summary>
+    internal void CloseTransport()
     {
         Timer? timer;
-        TaskCompletionSource? paused;
         lock (this)
         {
             if (Closed)
@@ -345,35 +469,33 @@ internal sealed partial class StreamSessionEngine
             timer = _side?.DisconnectTimer;
             if (timer != null)
                 _side!.DisconnectTimer = null;
-            // A receive loop paused for backpressure is released, to end.
-            paused = TakeWritableLocked();
         }
-        StopIdleWatch();
+        // A receive loop paused for backpressure is released, to end.
+        _receive.OnClosed(this);
         timer?.Dispose();
-        paused?.TrySetResult();
         _transport.Close();
-        FailQueuedSends();
+        SenderIfAny?.FailQueued();
         TryFinish();
     }
 
     /// <summary>
-    /// Finishes once the socket is closed, each loop has stopped or waits in a transport call (see the remarks), and no
-    /// hook of the connect or disconnect phase, nor an OnEmpty, runs. Disposes the transport once no loop is inside it.
+    /// Finishes once the socket is closed, each loop has stopped or waits in a transport call, and no hook of the connect
+    /// or disconnect phase, nor an OnEmpty, runs. Disposes the transport once no loop is inside it.
     /// </summary>
-    private void TryFinish()
+    internal void TryFinish()
     {
         bool finish, dispose;
         lock (this)
         {
-            finish = !Finished && Closed && _holds == 0 && DisconnectingPhase == Phase.Done && _emptyRaising == 0
-                && (!ReceiveRunning || _receiveParks > 0)
-                && (!SendRunning || SendParked);
+            var send = _send;
+            finish = !Finished && Closed && _holds == 0 && DisconnectingPhase == Phase.Done
+                && _receive.QuiescentLocked && (send?.QuiescentLocked ?? true);
             if (finish)
             {
                 Finished = true;
                 SetStateLocked(SessionState.Disconnected);
             }
-            dispose = Finished && !TransportDisposed && !ReceiveRunning && !SendRunning;
+            dispose = Finished && !TransportDisposed && !_receive.RunningLocked && !(send?.RunningLocked ?? false);
             if (dispose)
                 TransportDisposed = true;
         }
@@ -393,38 +515,8 @@ internal sealed partial class StreamSessionEngine
         completion?.TrySetResult();
     }
 
-    /// <summary>
-    /// Marks <paramref name="loop"/> as waiting in a transport call that did not complete at once. Called after the call
-    /// started: if the close came in between, the finish it attempted skipped this loop, so it is attempted again.
-    /// </summary>
-    private void Park(Loops loop)
-    {
-        bool closed;
-        lock (this)
-        {
-            if (loop == Loops.Receive)
-                _receiveParks++;
-            else
-                SendParked = true;
-            closed = Closed;
-        }
-        if (closed)
-            TryFinish();
-    }
-
-    /// <summary>The transport call of <paramref name="loop"/> returned; the loop runs engine code again.</summary>
-    private void Unpark(Loops loop)
-    {
-        lock (this)
-        {
-            if (loop == Loops.Receive)
-                _receiveParks--;
-            else
-                SendParked = false;
-        }
-    }
-
-    private void OnTransportError(SocketError error)
+    /// <summary>A transport call failed: OnError (unless quiet or not connected), then an abort.</summary>
+    internal void OnTransportError(SocketError error)
     {
         if (Closed)
             return;
@@ -434,7 +526,7 @@ internal sealed partial class StreamSessionEngine
     }
 
     /// <summary>Raises a hook the engine's own code calls (see <see cref="Hooks"/> for the rule on exceptions).</summary>
-    private bool RunHook<TArg>(HookKind kind, TArg arg, Action<StreamSessionEngine, TArg> hook) => Hooks.Run(this, kind, arg, hook, s_hookFailed);
+    internal bool RunHook<TArg>(HookKind kind, TArg arg, Action<StreamSessionEngine, TArg> hook) => Hooks.Run(this, kind, arg, hook, s_hookFailed);
 
     private void OnHandlerException(Exception exception)
     {
@@ -447,5 +539,64 @@ internal sealed partial class StreamSessionEngine
             // The exception hook itself failed; the connection is going away regardless.
         }
         Abort(DisconnectReason.HandlerException);
+    }
+
+    // The lifecycle's flags: written under the lock, read with a volatile read (some without the lock, as marked).
+    internal bool Closed { get => Has(Flag.Closed); private set => Set(Flag.Closed, value); }
+
+    internal bool Ready { get => Has(Flag.Ready); private set => Set(Flag.Ready, value); }
+
+    private bool Completed { get => Has(Flag.Completed); set => Set(Flag.Completed, value); }
+
+    private bool HooksStarted { get => Has(Flag.HooksStarted); set => Set(Flag.HooksStarted, value); }
+
+    private bool Graceful { get => Has(Flag.Graceful); set => Set(Flag.Graceful, value); }
+
+    private bool Linger { get => Has(Flag.Linger); set => Set(Flag.Linger, value); }
+
+    private bool ShutdownStarted { get => Has(Flag.ShutdownStarted); set => Set(Flag.ShutdownStarted, value); }
+
+    internal bool ShutdownDone { get => Has(Flag.ShutdownDone); private set => Set(Flag.ShutdownDone, value); }
+
+    private bool Finished { get => Has(Flag.Finished); set => Set(Flag.Finished, value); }
+
+    private bool TransportDisposed { get => Has(Flag.TransportDisposed); set => Set(Flag.TransportDisposed, value); }
+
+    private Phase DisconnectingPhase
+    {
+        get => (Phase)GetBits((int)Flag.PhaseShift, PhaseMask);
+        set => SetBits((int)Flag.PhaseShift, PhaseMask, (int)value);
+    }
+
+    /// <summary>The rare lifecycle state, made on first need; under the lock.</summary>
+    private LifecycleSide Side => _side ??= new LifecycleSide();
+
+    private bool Has(Flag flag) => (Volatile.Read(ref _flags) & (int)flag) != 0;
+
+    private void Set(Flag flag, bool value)
+    {
+        Debug.Assert(Monitor.IsEntered(this), "flags are written under the session lock");
+        Volatile.Write(ref _flags, value ? _flags | (int)flag : _flags & ~(int)flag);
+    }
+
+    private void SetStateLocked(SessionState state) => SetBits((int)Flag.StateShift, StateMask, (int)state);
+
+    private void SetReasonLocked(DisconnectReason reason) => SetBits((int)Flag.ReasonShift, ReasonMask, (int)reason);
+
+    private int GetBits(int shift, int mask) => (Volatile.Read(ref _flags) >> shift) & mask;
+
+    private void SetBits(int shift, int mask, int value)
+    {
+        Debug.Assert(Monitor.IsEntered(this), "flags are written under the session lock");
+        Debug.Assert((value & ~mask) == 0, "the value fits its bits");
+        Volatile.Write(ref _flags, (_flags & ~(mask << shift)) | (value << shift));
+    }
+
+    /// <summary>What few connections need: a waited-for completion, a graceful disconnect's timer.</summary>
+    private sealed class LifecycleSide
+    {
+        public TaskCompletionSource? Completion;
+
+        public Timer? DisconnectTimer;
     }
 }

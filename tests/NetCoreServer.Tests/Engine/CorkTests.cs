@@ -131,13 +131,13 @@ public sealed class CorkTests
         var sentDuringHook = new TaskCompletionSource<int>(TaskCreationOptions.RunContinuationsAsynchronously);
         var (engine, _, _) = Connect(Ascii("x"), (e, transport) =>
         {
-            e.Enqueue(new byte[StreamSessionEngine.CorkBytes]);
+            e.Enqueue(new byte[SendCork.CorkBytes]);
             sentDuringHook.TrySetResult(transport.Sent().Length);
         });
 
         _ = Receive(engine);
 
-        Assert.That(await Wait.For(sentDuringHook.Task, "the hook to return"), Is.EqualTo(StreamSessionEngine.CorkBytes));
+        Assert.That(await Wait.For(sentDuringHook.Task, "the hook to return"), Is.EqualTo(SendCork.CorkBytes));
         engine.Abort(DisconnectReason.Local);
     }
 

@@ -1,0 +1,572 @@
+using System;
+using System.Diagnostics;
+using System.Runtime.CompilerServices;
+using System.Threading;
+using System.Threading.Tasks;
+
+namespace NetCoreServer.Core;
+
+/// <summary>
+/// The sending side of a session: the bounded <see cref="SendQueue"/>, the multicast messages its cursor takes from
+/// the log, the <see cref="SendCork"/>, the <see cref="Backpressure"/> and one sender at a time: the send loop, or a
+/// blocking send writing directly. Nothing is sent before the transport is ready (after the TLS handshake).
+/// </summary>
+/// <remarks>
+/// Made by the engine on the first send or multicast: an idle connection has none. Its state is guarded by the session
+/// lock (the engine's monitor); the counters and flags marked so are read without it. Published multicast messages
+/// are moved into the queue (<see cref="MaterializeLocked"/>) before anything is taken from or added to it, which keeps
+/// multicast and the session's own sends in the order they were made.
+/// </remarks>
+internal sealed class SendPipeline : IThreadPoolWorkItem
+{
+    private readonly StreamSessionEngine _engine;
+    private readonly SendQueue _queue = new();
+    private readonly Backpressure _backpressure;
+    private SendWaiters? _waiters;
+    private int _flags;
+    // OnEmpty hooks running: the engine does not finish under one.
+    private short _emptyRaising;
+
+    public SendPipeline(StreamSessionEngine engine)
+    {
+        _engine = engine;
+        _backpressure = new Backpressure(engine);
+    }
+
+    [Flags]
+    private enum Flag
+    {
+        // The sender role is held (the send loop runs, or a blocking send writes); read without the lock by WakeForLog.
+        Running = 1,
+        // The send loop waits in a transport call, or for the pool to run it.
+        Parked = 2,
+    }
+
+    public bool Unwritable => _backpressure.Unwritable;
+
+    public bool IsWritable => !Unwritable;
+
+    /// <summary>Bytes accepted and not yet handed to the transport.</summary>
+    public long BytesPending
+    {
+        get
+        {
+            lock (_engine)
+            {
+                MaterializeLocked();
+                return _queue.Bytes;
+            }
+        }
+    }
+
+    /// <summary>Bytes handed to the transport in the send under way.</summary>
+    public long BytesSending => _queue.ReadSending();
+
+    /// <summary>Bytes sent over the connection's life.</summary>
+    public long BytesSent => _queue.ReadSent();
+
+    /// <summary>Nothing accepted waits and no sender runs; under the lock.</summary>
+    public bool IsDrainedLocked => !Running && _queue.IsEmpty;
+
+    /// <summary>Nothing here holds a finish back: no sender, or it waits in a transport call, and no OnEmpty runs; under the lock.</summary>
+    public bool QuiescentLocked => (!Running || Has(Flag.Parked)) && _emptyRaising == 0;
+
+    public bool RunningLocked => Running;
+
+    private bool Running
+    {
+        get => Has(Flag.Running);
+        set => Set(Flag.Running, value);
+    }
+
+    private EngineOptions Options => _engine.Options;
+
+    public bool TakeRefusalReport() => _backpressure.TakeRefusalReport();
+
+    /// <summary>Queues <paramref name="head"/> and <paramref name="body"/> (copied) as one unit: no other send comes between them.</summary>
+    public SendStatus Enqueue(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body)
+    {
+        bool start;
+        lock (_engine)
+        {
+            MaterializeLocked();
+            var status = CheckAcceptLocked(head.Length + body.Length);
+            if (status != SendStatus.Accepted)
+                return status;
+            AppendLocked(head, body);
+            start = AcceptedLocked(head.Length + body.Length, mayHold: true);
+        }
+        _backpressure.Notify();
+        if (start)
+            RunSendLoop();
+        return SendStatus.Accepted;
+    }
+
+    /// <summary>
+    /// Like <see cref="Enqueue"/>, but the body is queued by reference: its bytes must stay unchanged until sent. Once
+    /// accepted, <paramref name="bodyOwner"/> is disposed when the body has been sent or dropped; when refused, the caller keeps it.
+    /// </summary>
+    public SendStatus EnqueueBorrowed(ReadOnlySpan<byte> head, ArraySegment<byte> body, IDisposable? bodyOwner)
+    {
+        bool start;
+        lock (_engine)
+        {
+            MaterializeLocked();
+            var status = CheckAcceptLocked(head.Length + body.Count);
+            if (status != SendStatus.Accepted)
+                return status;
+            AppendLocked(head, default);
+            if (body.Count > 0)
+                _queue.AppendBorrowed(body, bodyOwner);
+            start = AcceptedLocked(head.Length + body.Count, mayHold: true);
+        }
+        if (body.Count == 0)
+            bodyOwner?.Dispose();
+        _backpressure.Notify();
+        if (start)
+            RunSendLoop();
+        return SendStatus.Accepted;
+    }
+
+    /// <summary>Queues <paramref name="data"/> and completes with true once it has been handed to the transport, false if the connection ends first.</summary>
+    public Task<bool> EnqueueAndWait(ReadOnlySpan<byte> data, out SendStatus status)
+    {
+        Task<bool> task;
+        bool start;
+        lock (_engine)
+        {
+            MaterializeLocked();
+            status = CheckAcceptLocked(data.Length);
+            if (status != SendStatus.Accepted)
+                return Task.FromResult(false);
+            AppendLocked(data, default);
+            start = AcceptedLocked(data.Length, mayHold: false);
+            task = AddWaiterLocked();
+        }
+        _backpressure.Notify();
+        if (start)
+            RunSendLoop();
+        return task;
+    }
+
+    /// <summary>Completes once everything accepted so far has been handed to the transport.</summary>
+    public Task<bool> Flush()
+    {
+        Task<bool> task;
+        bool start;
+        lock (_engine)
+        {
+            MaterializeLocked();
+            if (!Running && _queue.IsEmpty)
+                return Task.FromResult(_engine.State is SessionState.Connected or SessionState.Disconnecting);
+            if (_engine.Closed)
+                return Task.FromResult(false);
+            task = AddWaiterLocked();
+            // Called from a receive hook, the cork may hold the bytes this waits for.
+            start = StartHeldLocked();
+        }
+        if (start)
+            RunSendLoop();
+        return task;
+    }
+
+    /// <summary>
+    /// NetCoreServer's blocking send of a message in one or two pieces, as one unit: blocks until the bytes are handed to
+    /// the transport, in order with queued sends. It writes directly when nothing else is sending; otherwise it queues
+    /// and waits, except where waiting would wait on itself (inside OnSent/OnEmpty, inside a hook before the TLS
+    /// handshake, or on an event loop's thread), where it queues and returns.
+    /// </summary>
+    public long SendBlocking(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body)
+    {
+        var length = head.Length + body.Length;
+        if (length == 0)
+            return 0;
+        Task<bool>? wait = null;
+        bool direct;
+        var start = false;
+        lock (_engine)
+        {
+            if (!_engine.AcceptsSends)
+                return 0;
+            MaterializeLocked();
+            var onLoop = Transports.EventLoop.IsLoopThread;
+            direct = _engine.Ready && !Running && _queue.IsEmpty && !onLoop;
+            if (direct)
+            {
+                Running = true;
+                _queue.Sending = length;
+                _queue.AcceptedTotal += length;
+            }
+            else
+            {
+                AppendLocked(head, body);
+                start = AcceptedLocked(length, mayHold: false);
+                if (!onLoop && !Hooks.Inside(_engine, HookKind.Sending) && (_engine.Ready || !Hooks.Inside(_engine)))
+                    wait = AddWaiterLocked();
+            }
+        }
+
+        if (!direct)
+        {
+            _backpressure.Notify();
+            if (start)
+                RunSendLoop();
+            return wait == null || wait.GetAwaiter().GetResult() ? length : 0;
+        }
+        // The sender role is held: nothing can come between the two pieces.
+        var transport = _engine.Transport;
+        var result = transport.Send(head);
+        if (result.Succeeded && !body.IsEmpty)
+        {
+            var rest = transport.Send(body);
+            result = new IoResult(result.Bytes + rest.Bytes, rest.Error);
+        }
+        if (CompleteSend(result, direct: true))
+            RunSendLoop();
+        return result.Bytes;
+    }
+
+    /// <summary>The transport became ready (TLS: handshaked): sends what waited, or raises OnEmpty when nothing did.</summary>
+    public void StartWaiting(bool raiseEmpty)
+    {
+        bool start, empty;
+        lock (_engine)
+        {
+            MaterializeLocked();
+            empty = !Running && _queue.IsEmpty;
+            start = !Running && !_queue.IsEmpty && !_engine.Closed;
+            if (start)
+                Running = true;
+        }
+        if (start)
+            RunSendLoop();
+        else if (empty && raiseEmpty && _engine.State == SessionState.Connected)
+            _engine.RunHook(HookKind.Sending, 0, static (e, _) => e.Host.EngineEmpty());
+    }
+
+    /// <summary>Starts sending what the cork holds now (the read has been handled, or the connection is about to close).</summary>
+    public void SendHeld()
+    {
+        bool start;
+        lock (_engine)
+            start = StartHeldLocked();
+        if (start)
+            RunSendLoop();
+    }
+
+    /// <summary>True when the caller must run the send loop for what waits in the queue.</summary>
+    private bool StartHeldLocked()
+    {
+        if (Running || !_engine.Ready || _engine.Closed || _queue.IsEmpty)
+            return false;
+        Running = true;
+        return true;
+    }
+
+    /// <summary>Queues every published multicast message this session has not taken yet (the engine, before it leaves the log).</summary>
+    public void TakeLoggedLocked() => MaterializeLocked();
+
+    /// <summary>
+    /// By the multicasting thread under the log's lock, for a message at [start, end) not yet published: Accepted,
+    /// NotConnected (not attached), or LimitReached, in which case this session skips it.
+    /// </summary>
+    public SendStatus OfferLogged(long start, long end)
+    {
+        var limit = Options.SendBufferLimit;
+        if (limit <= 0)
+            return SendStatus.Accepted;
+        var length = end - start;
+        ref var cursor = ref _engine.Cursor;
+        // A racy first look: the queue only grows under the log lock the caller holds or under the session lock, checked below.
+        if (_queue.Bytes + _queue.ReadSending() + (start - cursor.Position) + length <= limit)
+            return SendStatus.Accepted;
+        lock (_engine)
+        {
+            if (!cursor.IsAttached)
+                return SendStatus.NotConnected;
+            MoveCursorLocked(start);
+            if (_queue.Bytes + _queue.Sending + length <= limit)
+                return SendStatus.Accepted;
+            cursor.PassTo(end);
+            return SendStatus.LimitReached;
+        }
+    }
+
+    /// <summary>By the multicasting thread under the log's lock: this session is not to receive [start, end) (a WebSocket not upgraded, or closing).</summary>
+    public void SkipLogged(long start, long end)
+    {
+        lock (_engine)
+        {
+            ref var cursor = ref _engine.Cursor;
+            if (!cursor.IsAttached)
+                return;
+            MoveCursorLocked(start);
+            cursor.PassTo(end);
+        }
+    }
+
+    /// <summary>
+    /// After a publication (and a full fence): starts an idle send loop on the thread pool, not inline, so the
+    /// multicasting thread does not make one send per message per session; a running loop takes the message itself.
+    /// </summary>
+    public void WakeForLog()
+    {
+        if (Running)
+            return;
+        lock (_engine)
+        {
+            if (!_engine.Cursor.IsAttached || Running || !_engine.Ready || _engine.Closed)
+                return;
+            MaterializeLocked();
+            if (_queue.IsEmpty)
+                return;
+            Running = true;
+            // Until the pool runs it the loop waits as a pending send does: a close need not wait for it.
+            Set(Flag.Parked, true);
+        }
+        _backpressure.Notify();
+        ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: false);
+    }
+
+    /// <summary>Runs a deferred send loop (see <see cref="WakeForLog"/>).</summary>
+    void IThreadPoolWorkItem.Execute()
+    {
+        Unpark();
+        RunSendLoop();
+    }
+
+    /// <summary>Fails what waits to be sent (the socket closed): the queue is dropped and waiting callers get false.</summary>
+    public void FailQueued()
+    {
+        TaskCompletionSource<bool>[]? failed;
+        lock (_engine)
+        {
+            _queue.Clear();
+            failed = _waiters?.TakeAllLocked();
+        }
+        SendWaiters.Complete(failed, delivered: false);
+    }
+
+    /// <summary>Moves the published multicast messages into the queue; under the lock.</summary>
+    private void MaterializeLocked()
+    {
+        ref var cursor = ref _engine.Cursor;
+        if (cursor.IsAttached)
+            MoveCursorLocked(cursor.LogEnd);
+    }
+
+    private void MoveCursorLocked(long to)
+    {
+        var moved = _engine.Cursor.MoveTo(to, _queue);
+        if (moved == 0)
+            return;
+        _queue.AcceptedTotal += moved;
+        _backpressure.RaiseLocked(_queue.Bytes + _queue.Sending);
+    }
+
+    private void AppendLocked(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body)
+    {
+        var chunk = Options.SendBufferSize;
+        _queue.Append(head, chunk);
+        if (!body.IsEmpty)
+            _queue.Append(body, chunk);
+    }
+
+    private SendStatus CheckAcceptLocked(int length)
+    {
+        if (!_engine.AcceptsSends)
+            return SendStatus.NotConnected;
+        var limit = Options.SendBufferLimit;
+        if (limit > 0 && _queue.Bytes + _queue.Sending + length > limit)
+            return SendStatus.LimitReached;
+        return SendStatus.Accepted;
+    }
+
+    /// <summary>
+    /// Counts accepted bytes; true when the caller must start the send loop. A send that is waited for never stays
+    /// behind the cork (<paramref name="mayHold"/> false): it starts the loop, taking what the cork held with it.
+    /// </summary>
+    private bool AcceptedLocked(int length, bool mayHold)
+    {
+        _queue.AcceptedTotal += length;
+        _backpressure.RaiseLocked(_queue.Bytes + _queue.Sending);
+        if (Running || !_engine.Ready || (mayHold && SendCork.Holds(_engine) && _queue.Bytes < SendCork.LimitFor(Options)))
+            return false;
+        Running = true;
+        return true;
+    }
+
+    private Task<bool> AddWaiterLocked() => (_waiters ??= new SendWaiters()).AddLocked(_queue.AcceptedTotal);
+
+    // Runs inline until the first send that does not complete synchronously, then on the completion thread: a loop, never recursion.
+    private void RunSendLoop() => _ = SendLoopAsync();
+
+    /// <summary>The sender role is held; sends batches until the queue is empty or the connection closes.</summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
+    private async ValueTask SendLoopAsync()
+    {
+        var transport = _engine.Transport;
+        while (NextBatchOrStop())
+        {
+            var send = transport.SendAsync(_queue.Batch!.Views);
+            var result = await (send.IsCompleted ? send : ParkedAsync(send)).ConfigureAwait(false);
+            if (!CompleteSend(result, direct: false))
+                return;
+        }
+    }
+
+    /// <summary>Takes the next batch (true), or gives up the sender role (false): then OnEmpty, a pending shutdown, or teardown.</summary>
+    private bool NextBatchOrStop()
+    {
+        bool closed, empty;
+        lock (_engine)
+        {
+            closed = _engine.Closed;
+            if (!closed)
+                MaterializeLocked();
+            if (!closed && TakeBatchLocked())
+                return true;
+            _queue.Batch?.Clear();
+            _queue.Sending = 0;
+            Running = false;
+            if (!closed && _engine.Cursor.IsAttached)
+            {
+                // A multicast publishes, fences, then looks at Running: either it saw the loop running, and this second
+                // look after the same fence sees its message, or it saw the loop stopped and wakes it itself.
+                Interlocked.MemoryBarrier();
+                MaterializeLocked();
+                if (TakeBatchLocked())
+                {
+                    Running = true;
+                    return true;
+                }
+            }
+            // Counted until the hook returns: with the sender role given up, a disconnect could otherwise finish,
+            // OnDisconnected included, between the check and OnEmpty.
+            empty = !closed && _engine.State == SessionState.Connected;
+            if (empty)
+                _emptyRaising++;
+        }
+        if (closed)
+        {
+            _engine.TryFinish();
+        }
+        else if (empty)
+        {
+            _engine.RunHook(HookKind.Sending, 0, static (e, _) => e.Host.EngineEmpty());
+            lock (_engine)
+                _emptyRaising--;
+            _engine.TryFinish();
+        }
+        else
+        {
+            _engine.BeginShutdownIfDrained();
+        }
+        return false;
+    }
+
+    /// <summary>Awaits a transport send that did not complete at once, parked meanwhile (a close need not wait for it).</summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private async ValueTask<IoResult> ParkedAsync(ValueTask<IoResult> pending)
+    {
+        Park();
+        try
+        {
+            return await pending.ConfigureAwait(false);
+        }
+        finally
+        {
+            Unpark();
+        }
+    }
+
+    private void Park()
+    {
+        bool closed;
+        lock (_engine)
+        {
+            Set(Flag.Parked, true);
+            closed = _engine.Closed;
+        }
+        if (closed)
+            _engine.TryFinish();
+    }
+
+    private void Unpark()
+    {
+        lock (_engine)
+            Set(Flag.Parked, false);
+    }
+
+    /// <summary>The batch to send: what is left of the last one, else the next one from the queue; false when there is none.</summary>
+    private bool TakeBatchLocked()
+    {
+        var batch = _queue.Batch ??= new InFlightBatch();
+        if (batch.Count == 0 && !_queue.TakeBatch(batch))
+            return false;
+        _queue.Sending = batch.Bytes;
+        return true;
+    }
+
+    /// <summary>Books a finished transport send of either sender: counters, waiters, OnSent. False when it failed (the sender role is given up).</summary>
+    private bool CompleteSend(IoResult result, bool direct)
+    {
+        long pending = 0;
+        TaskCompletionSource<bool>[]? done = null;
+        TaskCompletionSource? writable = null;
+        lock (_engine)
+        {
+            if (direct)
+                _queue.Sending = 0;
+            else if (result.Succeeded)
+                _queue.Batch!.Consume(result.Bytes);
+            _queue.AddSent(result.Bytes);
+            if (result.Succeeded)
+            {
+                // Published multicast bytes count as pending (for OnSent and the watermarks) like queued ones.
+                MaterializeLocked();
+                var inFlight = _queue.Batch?.Bytes ?? 0;
+                _queue.Sending = inFlight;
+                pending = _queue.Bytes + inFlight;
+                done = _waiters?.TakeCompletedLocked(_queue.Sent);
+                writable = _backpressure.LowerLocked(pending);
+            }
+            else
+            {
+                _queue.Batch?.Clear();
+                _queue.Sending = 0;
+                Running = false;
+            }
+        }
+        _engine.Host.EngineCounted(0, result.Bytes);
+        if (!result.Succeeded)
+        {
+            _engine.OnTransportError(result.Error);
+            FailQueued();
+            _engine.TryFinish();
+            return false;
+        }
+        SendWaiters.Complete(done, delivered: true);
+        writable?.TrySetResult();
+        _backpressure.Notify();
+        if (_engine.State == SessionState.Connected)
+            _engine.RunHook(HookKind.Sending, (result.Bytes, pending), static (e, a) => e.Host.EngineSent(a.Bytes, a.pending));
+        return true;
+    }
+
+    private bool Has(Flag flag) => (Volatile.Read(ref _flags) & (int)flag) != 0;
+
+    private void Set(Flag flag, bool value)
+    {
+        Debug.Assert(Monitor.IsEntered(_engine), "flags are written under the session lock");
+        Volatile.Write(ref _flags, value ? _flags | (int)flag : _flags & ~(int)flag);
+    }
+}
+
+/// <summary>Outcome of offering data to a connection's send queue.</summary>
+internal enum SendStatus
+{
+    Accepted,
+    NotConnected,
+    LimitReached,
+}
