@@ -12,6 +12,8 @@ namespace NetCoreServer;
 /// </summary>
 public class HttpClient : TcpClient, IHttpClientHost
 {
+    private readonly HttpRequester _http;
+
     /// <summary>Creates a client for an IP address and port.</summary>
     /// <param name="address">Server address.</param>
     /// <param name="port">Server port.</param>
@@ -49,8 +51,6 @@ public class HttpClient : TcpClient, IHttpClientHost
         _http = new HttpRequester(this);
         Protocol = _http.Protocol;
     }
-
-    private readonly HttpRequester _http;
 
     /// <summary>A request to fill and send (reused).</summary>
     public HttpRequest Request

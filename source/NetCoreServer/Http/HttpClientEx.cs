@@ -14,6 +14,8 @@ namespace NetCoreServer;
 /// </summary>
 public class HttpClientEx : HttpClient
 {
+    private readonly HttpExchange _exchange = new();
+
     /// <summary>Creates a client for an IP address and port.</summary>
     /// <param name="address">Server address.</param>
     /// <param name="port">Server port.</param>
@@ -43,8 +45,6 @@ public class HttpClientEx : HttpClient
         : base(endpoint)
     {
     }
-
-    private readonly HttpExchange _exchange = new();
 
     /// <summary>Sends <c>Request</c> and completes with its response; see <see cref="SendRequest(HttpRequest, TimeSpan?)"/>.</summary>
     /// <param name="timeout">How long to wait for connecting and the response (default 1 minute).</param>

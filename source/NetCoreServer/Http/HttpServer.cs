@@ -11,6 +11,8 @@ namespace NetCoreServer;
 /// </summary>
 public class HttpServer : TcpServer
 {
+    private readonly HttpSite _site = new();
+
     /// <summary>Creates a server for an IP address and port.</summary>
     /// <param name="address">Address to listen on.</param>
     /// <param name="port">Port to listen on (0 picks a free one).</param>
@@ -45,10 +47,11 @@ public class HttpServer : TcpServer
     /// <returns>A new <see cref="HttpSession"/>.</returns>
     protected override TcpSession CreateSession() => new HttpSession(this);
 
-    private readonly HttpSite _site = new();
-
     /// <summary>The static content: prepared responses by URL path, refreshed when the files change.</summary>
     public FileCache Cache => _site.Cache;
+
+    // Shared with the sessions, which read the cache and limits through it.
+    internal HttpSite Site => _site;
 
     /// <summary>Limits and timeouts of this server's sessions.</summary>
     public HttpOptions Http => _site.Options;

@@ -16,16 +16,16 @@ namespace NetCoreServer;
 /// </summary>
 public class HttpSession : TcpSession, IHttpServerSessionHost
 {
+    private readonly HttpResponder _http;
+
     /// <summary>Creates a session for <paramref name="server"/>.</summary>
     /// <param name="server">The server that accepted the connection.</param>
     public HttpSession(HttpServer server)
         : base(server)
     {
-        _http = new HttpResponder(server.Cache, server.Http);
+        _http = new HttpResponder(server.Site);
         Protocol = _http.Install(this);
     }
-
-    private readonly HttpResponder _http;
 
     /// <summary>The server's static content cache.</summary>
     public FileCache Cache => _http.Cache;

@@ -12,6 +12,8 @@ namespace NetCoreServer;
 /// </summary>
 public class HttpsClient : SslClient, IHttpClientHost
 {
+    private readonly HttpRequester _http;
+
     /// <param name="context">TLS settings (validation, client certificate, protocols).</param>
     /// <summary>Creates a client for an IP address and port.</summary>
     /// <param name="address">Server address.</param>
@@ -53,8 +55,6 @@ public class HttpsClient : SslClient, IHttpClientHost
         _http = new HttpRequester(this);
         Protocol = _http.Protocol;
     }
-
-    private readonly HttpRequester _http;
 
     /// <inheritdoc cref="HttpClient.Request"/>
     public HttpRequest Request

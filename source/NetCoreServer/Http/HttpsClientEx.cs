@@ -14,6 +14,8 @@ namespace NetCoreServer;
 /// </summary>
 public class HttpsClientEx : HttpsClient
 {
+    private readonly HttpExchange _exchange = new();
+
     /// <param name="context">TLS settings (validation, client certificate, protocols).</param>
     /// <summary>Creates a client for an IP address and port.</summary>
     /// <param name="address">Server address.</param>
@@ -47,8 +49,6 @@ public class HttpsClientEx : HttpsClient
         : base(context, endpoint)
     {
     }
-
-    private readonly HttpExchange _exchange = new();
 
     /// <inheritdoc cref="HttpClientEx.SendRequest(TimeSpan?)"/>
     public Task<HttpResponse> SendRequest(TimeSpan? timeout = null) => SendRequest(Request, timeout);

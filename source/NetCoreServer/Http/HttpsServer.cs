@@ -11,6 +11,8 @@ namespace NetCoreServer;
 /// </summary>
 public class HttpsServer : SslServer
 {
+    private readonly HttpSite _site = new();
+
     /// <param name="context">TLS settings (server certificate, protocols, validation).</param>
     /// <summary>Creates a server for an IP address and port.</summary>
     /// <param name="address">Address to listen on.</param>
@@ -49,10 +51,11 @@ public class HttpsServer : SslServer
     /// <returns>A new <see cref="HttpsSession"/>.</returns>
     protected override SslSession CreateSession() => new HttpsSession(this);
 
-    private readonly HttpSite _site = new();
-
     /// <inheritdoc cref="HttpServer.Cache"/>
     public FileCache Cache => _site.Cache;
+
+    // Shared with the sessions, which read the cache and limits through it.
+    internal HttpSite Site => _site;
 
     /// <inheritdoc cref="HttpServer.Http"/>
     public HttpOptions Http => _site.Options;

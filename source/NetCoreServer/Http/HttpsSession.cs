@@ -13,16 +13,16 @@ namespace NetCoreServer;
 /// </summary>
 public class HttpsSession : SslSession, IHttpServerSessionHost
 {
+    private readonly HttpResponder _http;
+
     /// <summary>Creates a session for <paramref name="server"/>.</summary>
     /// <param name="server">The server that accepted the connection.</param>
     public HttpsSession(HttpsServer server)
         : base(server)
     {
-        _http = new HttpResponder(server.Cache, server.Http);
+        _http = new HttpResponder(server.Site);
         Protocol = _http.Install(this);
     }
-
-    private readonly HttpResponder _http;
 
     /// <inheritdoc cref="HttpSession.Cache"/>
     public FileCache Cache => _http.Cache;

@@ -18,6 +18,8 @@ namespace NetCoreServer;
 /// </summary>
 public class WsClient : HttpClient, IWebSocket, IWsClientHost
 {
+    private readonly WsClientPeer _ws;
+
     /// <summary>Creates a client for an IP address and port.</summary>
     /// <param name="address">Server address.</param>
     /// <param name="port">Server port.</param>
@@ -43,8 +45,6 @@ public class WsClient : HttpClient, IWebSocket, IWsClientHost
     public WsClient(IPEndPoint endpoint)
         : base(endpoint)
         => _ws = new WsClientPeer(this);
-
-    private readonly WsClientPeer _ws;
 
     /// <summary>WebSocket settings (handshake and close timeouts, message size limit, keep-alive, deflate, subprotocols, path).</summary>
     public WsOptions Ws => _ws.Options;

@@ -15,6 +15,8 @@ namespace NetCoreServer;
 /// </summary>
 public class WsServer : HttpServer, IWebSocket, IWsServerHost
 {
+    private readonly WsMulticaster _ws;
+
     /// <summary>Creates a server for an IP address and port.</summary>
     /// <param name="address">Address to listen on.</param>
     /// <param name="port">Port to listen on (0 picks a free one).</param>
@@ -44,8 +46,6 @@ public class WsServer : HttpServer, IWebSocket, IWsServerHost
     /// <summary>Creates the session object for a newly accepted connection; override to return your subclass.</summary>
     /// <returns>A new <see cref="WsSession"/>.</returns>
     protected override TcpSession CreateSession() => new WsSession(this);
-
-    private readonly WsMulticaster _ws;
 
     /// <summary>WebSocket settings of this server's sessions (message size limit, close timeout, keep-alive, deflate, subprotocols).</summary>
     public WsOptions Ws => _ws.Options;

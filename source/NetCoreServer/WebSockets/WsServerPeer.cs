@@ -10,10 +10,10 @@ namespace NetCoreServer.WebSockets;
 /// </summary>
 internal sealed class WsServerPeer : WsPeer<IWsSessionHost>
 {
-    private readonly WsOptions _options;
-
-    public WsServerPeer(IWsSessionHost session, WsOptions options)
-        : base(session) => _options = options;
+    public WsServerPeer(IWsSessionHost session)
+        : base(session)
+    {
+    }
 
     /// <summary>
     /// A request that asks for WebSocket is checked (a bad one is answered 400 or 426 and the connection closes),
@@ -32,7 +32,8 @@ internal sealed class WsServerPeer : WsPeer<IWsSessionHost>
             Host.OnWsError(error);
             return Refuse(response);
         }
-        var result = WsServerHandshake.Accept(upgrade, response, _options.ToHandshake(), endHead: false);
+        var options = Host.Options;
+        var result = WsServerHandshake.Accept(upgrade, response, options.ToHandshake(), endHead: false);
         if (!Host.OnWsConnecting(request, response))
         {
             if (response.Status == 101)
@@ -42,7 +43,7 @@ internal sealed class WsServerPeer : WsPeer<IWsSessionHost>
         // Fields the hook added are in; the 101 ends without Content-Length (RFC 9110 §8.6).
         if (response.Status == 101 && response.Store.BodyStart == 0)
             WsHandshake.EndHead(response.Store);
-        var ws = new WsConnection(Host, WsRole.Server, result, _options);
+        var ws = new WsConnection(Host, WsRole.Server, result, options);
         Host.Protocol = ws;
         Host.SendUpgrade(response);
         // Not corked with the first frames: NetCoreServer's WsClient drops bytes read together with the 101.

@@ -17,12 +17,12 @@ namespace NetCoreServer;
 /// </summary>
 public class WsSession : HttpSession, IWebSocket, IWsSessionHost, IWsServerSession
 {
+    private readonly WsServerPeer _ws;
+
     /// <summary>Creates a session for <paramref name="server"/>.</summary>
     /// <param name="server">The server that accepted the connection.</param>
     public WsSession(WsServer server)
-        : base(server) => _ws = new WsServerPeer(this, server.Ws);
-
-    private readonly WsServerPeer _ws;
+        : base(server) => _ws = new WsServerPeer(this);
 
     /// <summary>Sends the answer to an upgrade request (the 101, or a refusal) like any response, in request order.</summary>
     /// <param name="response">The answer.</param>
@@ -49,6 +49,8 @@ public class WsSession : HttpSession, IWebSocket, IWsSessionHost, IWsServerSessi
     }
 
     WsConnection? IWsServerSession.Framer => _ws.Connection;
+
+    WsOptions IWsSessionHost.Options => ((WsServer)Owner).Ws;
 
     /// <summary>
     /// Client: fills the upgrade request, on the thread that completed the connect (after the TLS handshake for wss),

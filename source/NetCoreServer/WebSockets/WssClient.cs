@@ -18,6 +18,8 @@ namespace NetCoreServer;
 /// </summary>
 public class WssClient : HttpsClient, IWebSocket, IWsClientHost
 {
+    private readonly WsClientPeer _ws;
+
     /// <param name="context">TLS settings (validation, client certificate, protocols).</param>
     /// <summary>Creates a client for an IP address and port.</summary>
     /// <param name="address">Server address.</param>
@@ -47,8 +49,6 @@ public class WssClient : HttpsClient, IWebSocket, IWsClientHost
     public WssClient(SslContext context, IPEndPoint endpoint)
         : base(context, endpoint)
         => _ws = new WsClientPeer(this);
-
-    private readonly WsClientPeer _ws;
 
     /// <inheritdoc cref="WsClient.Ws"/>
     public WsOptions Ws => _ws.Options;

@@ -15,6 +15,8 @@ namespace NetCoreServer;
 /// </summary>
 public class WssServer : HttpsServer, IWebSocket, IWsServerHost
 {
+    private readonly WsMulticaster _ws;
+
     /// <param name="context">TLS settings (server certificate, protocols, validation).</param>
     /// <summary>Creates a server for an IP address and port.</summary>
     /// <param name="address">Address to listen on.</param>
@@ -48,8 +50,6 @@ public class WssServer : HttpsServer, IWebSocket, IWsServerHost
     /// <summary>Creates the session object for a newly accepted connection; override to return your subclass.</summary>
     /// <returns>A new <see cref="WssSession"/>.</returns>
     protected override SslSession CreateSession() => new WssSession(this);
-
-    private readonly WsMulticaster _ws;
 
     /// <inheritdoc cref="WsServer.Ws"/>
     public WsOptions Ws => _ws.Options;

@@ -13,12 +13,12 @@ namespace NetCoreServer;
 /// </summary>
 public class WssSession : HttpsSession, IWebSocket, IWsSessionHost, IWsServerSession
 {
+    private readonly WsServerPeer _ws;
+
     /// <summary>Creates a session for <paramref name="server"/>.</summary>
     /// <param name="server">The server that accepted the connection.</param>
     public WssSession(WssServer server)
-        : base(server) => _ws = new WsServerPeer(this, server.Ws);
-
-    private readonly WsServerPeer _ws;
+        : base(server) => _ws = new WsServerPeer(this);
 
     /// <inheritdoc cref="WsSession.SendUpgrade(HttpResponse)"/>
     public void SendUpgrade(HttpResponse response) => SendResponseAsync(response);
@@ -44,6 +44,8 @@ public class WssSession : HttpsSession, IWebSocket, IWsSessionHost, IWsServerSes
     }
 
     WsConnection? IWsServerSession.Framer => _ws.Connection;
+
+    WsOptions IWsSessionHost.Options => ((WssServer)Owner).Ws;
 
     /// <inheritdoc cref="WsSession.OnWsConnecting(HttpRequest)"/>
     public virtual void OnWsConnecting(HttpRequest request)
