@@ -1,13 +1,16 @@
+using System;
+using System.Net.Sockets;
+using System.Threading.Tasks;
 using NetCoreServer.Performance.Common;
 
 namespace NetCoreServer.Performance.EchoClient;
 
 /// <summary>
 /// A secure WebSocket echo client; see <see cref="EchoClientLogic"/>. It counts as connected, and sends its messages,
-/// once the TLS handshake and then the upgrade have completed, so a failure of either is a failed connect. Its hooks are
-/// in EchoWsClientMembers.twin.cs.
+/// once the TLS handshake and then the upgrade have completed, so a failure of either is a failed connect. Its hooks forward to the
+/// shared logic in one line each.
 /// </summary>
-internal sealed partial class EchoWssClient : WssClient, IBenchmarkClient
+internal sealed class EchoWssClient : WssClient, IBenchmarkClient
 {
     public EchoWssClient(SslContext context, string address, int port, EchoClientLogic echo)
         : base(context, address, port)
@@ -17,4 +20,23 @@ internal sealed partial class EchoWssClient : WssClient, IBenchmarkClient
         _send = SendBinaryAsync;
         EchoClientLogic.Configure(this);
     }
+
+    private readonly EchoClientLogic _echo;
+    private readonly Func<byte[], long, long, bool> _send;
+
+    bool IBenchmarkClient.StartConnecting() => ConnectAsync();
+
+    Task IBenchmarkClient.StopAsync() => DisconnectAndWaitAsync();
+
+    public override void OnWsConnected(HttpResponse response) => _echo.ReadyForMessages(_send);
+
+    public override void OnWsReceived(byte[] buffer, long offset, long size) => _echo.ReceivedMessage(_send, buffer, offset, size);
+
+    protected override void OnDisconnected()
+    {
+        base.OnDisconnected();
+        _echo.Disconnected();
+    }
+
+    protected override void OnError(SocketError error) => _echo.Error();
 }

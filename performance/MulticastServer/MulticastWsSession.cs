@@ -1,10 +1,12 @@
+using System.Net.Sockets;
+
 namespace NetCoreServer.Performance.MulticastServer;
 
 /// <summary>
-/// A receiving end of the multicast over WebSocket; its send queue is capped by the <see cref="MulticastPump"/>. Its
-/// hooks are in MulticastWsSessionMembers.twin.cs.
+/// A receiving end of the multicast over WebSocket; its send queue is capped by the <see cref="MulticastPump"/>. Its hooks forward to the
+/// shared logic in one line each.
 /// </summary>
-internal sealed partial class MulticastWsSession : WsSession
+internal sealed class MulticastWsSession : WsSession
 {
     public MulticastWsSession(WsServer server, MulticastPump pump)
         : base(server)
@@ -12,4 +14,13 @@ internal sealed partial class MulticastWsSession : WsSession
         _pump = pump;
         OptionSendBufferLimit = pump.SendBufferLimit;
     }
+
+    private readonly MulticastPump _pump;
+
+    // The pump wakes up when the first session can take messages: after its upgrade, not at its connect.
+    public override void OnWsConnected(HttpRequest request) => _pump.SessionArrived();
+
+    protected override void OnSent(long sent, long pending) => _pump.SessionSent();
+
+    protected override void OnError(SocketError error) => _pump.SessionError(Id, error);
 }

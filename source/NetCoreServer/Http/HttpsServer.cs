@@ -1,5 +1,6 @@
 using System;
 using System.Net;
+using NetCoreServer.Http;
 
 namespace NetCoreServer;
 
@@ -8,8 +9,10 @@ namespace NetCoreServer;
 /// <see cref="CreateSession"/> to return your subclass). Serves static content from <see cref="Cache"/> and holds the
 /// limits and timeouts of its sessions in <see cref="Http"/>.
 /// </summary>
-public partial class HttpsServer : SslServer
+public class HttpsServer : SslServer
 {
+    private readonly HttpSite _site = new();
+
     /// <param name="context">TLS settings (server certificate, protocols, validation).</param>
     /// <summary>Creates a server for an IP address and port.</summary>
     /// <param name="address">Address to listen on.</param>
@@ -47,4 +50,22 @@ public partial class HttpsServer : SslServer
     /// <summary>Creates the session object for a newly accepted connection; override to return your subclass.</summary>
     /// <returns>A new <see cref="HttpsSession"/>.</returns>
     protected override SslSession CreateSession() => new HttpsSession(this);
+
+    /// <inheritdoc cref="HttpServer.Cache"/>
+    public FileCache Cache => _site.Cache;
+
+    // Shared with the sessions, which read the cache and limits through it.
+    internal HttpSite Site => _site;
+
+    /// <inheritdoc cref="HttpServer.Http"/>
+    public HttpOptions Http => _site.Options;
+
+    /// <inheritdoc cref="HttpServer.AddStaticContent(string, string, string, TimeSpan?)"/>
+    public void AddStaticContent(string path, string prefix = "/", string filter = "*.*", TimeSpan? timeout = null) => _site.AddStaticContent(path, prefix, filter, timeout);
+
+    /// <inheritdoc cref="HttpServer.RemoveStaticContent(string)"/>
+    public void RemoveStaticContent(string path) => _site.RemoveStaticContent(path);
+
+    /// <inheritdoc cref="HttpServer.ClearStaticContent()"/>
+    public void ClearStaticContent() => _site.ClearStaticContent();
 }

@@ -1,6 +1,10 @@
+using System;
 using System.Net;
+using System.Net.Security;
 using System.Net.Sockets;
+using System.Security.Cryptography.X509Certificates;
 using NetCoreServer.Core;
+using NetCoreServer.Ssl;
 using NetCoreServer.Transports;
 
 namespace NetCoreServer;
@@ -72,4 +76,29 @@ public partial class SslClient : IpStreamClient
     private protected override void NotifyHandshaking() => OnHandshaking();
 
     private protected override void NotifyHandshaked() => OnHandshaked();
+
+    /// <inheritdoc cref="SslSession.IsHandshaked"/>
+    public bool IsHandshaked => TlsState.IsHandshaked(Engine);
+
+    /// <inheritdoc cref="SslSession.HandshakeException"/>
+    public Exception? HandshakeException => TlsState.HandshakeException(Engine);
+
+    /// <inheritdoc cref="SslSession.NegotiatedProtocol"/>
+    public System.Security.Authentication.SslProtocols NegotiatedProtocol => TlsState.Protocol(Engine);
+
+    /// <inheritdoc cref="SslSession.NegotiatedApplicationProtocol"/>
+    public SslApplicationProtocol NegotiatedApplicationProtocol => TlsState.ApplicationProtocol(Engine);
+
+    /// <inheritdoc cref="SslSession.RemoteCertificate"/>
+    public X509Certificate? RemoteCertificate => TlsState.RemoteCertificate(Engine);
+
+    /// <inheritdoc cref="SslSession.OnHandshaking()"/>
+    protected virtual void OnHandshaking()
+    {
+    }
+
+    /// <inheritdoc cref="SslSession.OnHandshaked()"/>
+    protected virtual void OnHandshaked()
+    {
+    }
 }

@@ -90,16 +90,72 @@ internal sealed class WsTestServer : IDisposable
     }
 }
 
-/// <summary>A session of the WS test server; its hooks (shared with <see cref="WsTestSecureSession"/>) are in WsTestSessionMembers.twin.cs.</summary>
-internal sealed partial class WsTestPlainSession : WsSession, IWsPeer
+/// <summary>A session of the WS test server; its hooks forward to the <see cref="WsProbe"/>, as <see cref="WsTestSecureSession"/>'s do.</summary>
+internal sealed class WsTestPlainSession : WsSession, IWsPeer
 {
     public WsTestPlainSession(WsServer server, WsProbe probe)
         : base(server) => _probe = probe;
+
+    private readonly WsProbe _probe;
+
+    protected override void OnConnected() => _probe.Hook("OnConnected");
+
+    protected override void OnReceivedRequestHeader(HttpRequest request) => _probe.Hook("OnReceivedRequestHeader");
+
+    protected override void OnReceivedRequest(HttpRequest request) => SendResponseAsync(Response.MakeGetResponse("plain HTTP"));
+
+    public override bool OnWsConnecting(HttpRequest request, HttpResponse response) => _probe.Hook("OnWsConnecting") && _probe.Connecting(request, response);
+
+    public override void OnWsConnected(HttpRequest request) => _probe.Connected(this);
+
+    public override void OnWsReceived(byte[] buffer, long offset, long size) => _probe.Received(this, buffer, offset, size);
+
+    public override void OnWsClose(byte[] buffer, long offset, long size, int status) => _probe.Closed(buffer, offset, size, status);
+
+    public override void OnWsPong(byte[] buffer, long offset, long size) => _probe.Pong.TrySetResult(buffer.AsSpan((int)offset, (int)size).ToArray());
+
+    public override void OnWsError(string error) => _probe.Failed(error);
+
+    public override void OnWsDisconnecting() => _probe.Hook("OnWsDisconnecting");
+
+    public override void OnWsDisconnected() => _probe.Hook("OnWsDisconnected");
+
+    protected override void OnDisconnecting() => _probe.Hook("OnDisconnecting");
+
+    protected override void OnDisconnected() => _probe.Disconnected.TrySetResult(_probe.Hook("OnDisconnected"));
 }
 
-/// <summary>A session of the WSS test server; its hooks (shared with <see cref="WsTestPlainSession"/>) are in WsTestSessionMembers.twin.cs.</summary>
-internal sealed partial class WsTestSecureSession : WssSession, IWsPeer
+/// <summary>A session of the WSS test server; its hooks forward to the <see cref="WsProbe"/>, as <see cref="WsTestPlainSession"/>'s do.</summary>
+internal sealed class WsTestSecureSession : WssSession, IWsPeer
 {
     public WsTestSecureSession(WssServer server, WsProbe probe)
         : base(server) => _probe = probe;
+
+    private readonly WsProbe _probe;
+
+    protected override void OnConnected() => _probe.Hook("OnConnected");
+
+    protected override void OnReceivedRequestHeader(HttpRequest request) => _probe.Hook("OnReceivedRequestHeader");
+
+    protected override void OnReceivedRequest(HttpRequest request) => SendResponseAsync(Response.MakeGetResponse("plain HTTP"));
+
+    public override bool OnWsConnecting(HttpRequest request, HttpResponse response) => _probe.Hook("OnWsConnecting") && _probe.Connecting(request, response);
+
+    public override void OnWsConnected(HttpRequest request) => _probe.Connected(this);
+
+    public override void OnWsReceived(byte[] buffer, long offset, long size) => _probe.Received(this, buffer, offset, size);
+
+    public override void OnWsClose(byte[] buffer, long offset, long size, int status) => _probe.Closed(buffer, offset, size, status);
+
+    public override void OnWsPong(byte[] buffer, long offset, long size) => _probe.Pong.TrySetResult(buffer.AsSpan((int)offset, (int)size).ToArray());
+
+    public override void OnWsError(string error) => _probe.Failed(error);
+
+    public override void OnWsDisconnecting() => _probe.Hook("OnWsDisconnecting");
+
+    public override void OnWsDisconnected() => _probe.Hook("OnWsDisconnected");
+
+    protected override void OnDisconnecting() => _probe.Hook("OnDisconnecting");
+
+    protected override void OnDisconnected() => _probe.Disconnected.TrySetResult(_probe.Hook("OnDisconnected"));
 }
