@@ -351,7 +351,7 @@ internal sealed class SendPipeline : IThreadPoolWorkItem
     private void MaterializeLocked()
     {
         ref var cursor = ref _engine.Cursor;
-        if (cursor.IsAttached)
+        if (cursor.IsAttached && cursor.Position < cursor.LogEnd)
             MoveCursorLocked(cursor.LogEnd);
     }
 
