@@ -12,7 +12,7 @@ namespace NetCoreServer;
 /// constructor is not reachable outside the library, so servers derive from <see cref="TcpServer"/>,
 /// <see cref="SslServer"/> or <see cref="UdsServer"/>.
 /// </summary>
-public abstract partial class StreamServer
+public abstract class StreamServer
 {
     private long _bytesSent;
     private long _bytesReceived;
@@ -63,7 +63,6 @@ public abstract partial class StreamServer
     internal abstract void Unregister(StreamSession session);
 
     // The options of every stream server; sessions read theirs when created. A Unix-socket server refuses the TCP ones.
-
     /// <summary>Length of the pending-connections queue passed to listen (default 1024).</summary>
     public int OptionAcceptorBacklog { get; set; } = 1024;
 
