@@ -148,6 +148,8 @@ public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
     /// <summary>Starts a graceful disconnect of the current connection.</summary>
     private protected bool DisconnectEngine(DisconnectReason reason) => _engine?.Disconnect(reason) ?? false;
 
+    // The hook dispatcher: the engine's calls in, the notifications and user hooks out. It is this object's own
+    // interface implementation, not a component object, so that it costs no allocation per connection.
     EngineOptions IStreamSessionHost.EngineOptions => _options.Read;
 
     void IStreamSessionHost.EngineConnecting() => NotifyConnecting();
