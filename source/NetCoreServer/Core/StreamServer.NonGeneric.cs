@@ -1,6 +1,8 @@
 using System;
 using System.Net.Sockets;
+using System.Runtime.CompilerServices;
 using System.Threading;
+using NetCoreServer.Core;
 
 namespace NetCoreServer;
 
@@ -67,7 +69,7 @@ public abstract class StreamServer
     public int OptionAcceptorBacklog { get; set; } = 1024;
 
     /// <summary>When listening on an IPv6 address, also accept IPv4 connections (default false).</summary>
-    /// <exception cref="System.NotSupportedException">Set on a Unix-socket server (a TCP option).</exception>
+    /// <exception cref="NotSupportedException">Set on a Unix-socket server (a TCP option).</exception>
     public bool OptionDualMode
     {
         get => _dualMode;
@@ -77,7 +79,7 @@ public abstract class StreamServer
     private bool _dualMode;
 
     /// <summary>Enable SO_KEEPALIVE on accepted sockets (default false).</summary>
-    /// <exception cref="System.NotSupportedException">Set on a Unix-socket server (a TCP option).</exception>
+    /// <exception cref="NotSupportedException">Set on a Unix-socket server (a TCP option).</exception>
     public bool OptionKeepAlive
     {
         get => _keepAlive;
@@ -87,7 +89,7 @@ public abstract class StreamServer
     private bool _keepAlive;
 
     /// <summary>Seconds of idleness before the first keep-alive probe; -1 (default) keeps the system value.</summary>
-    /// <exception cref="System.NotSupportedException">Set on a Unix-socket server (a TCP option).</exception>
+    /// <exception cref="NotSupportedException">Set on a Unix-socket server (a TCP option).</exception>
     public int OptionTcpKeepAliveTime
     {
         get => _tcpKeepAliveTime;
@@ -97,7 +99,7 @@ public abstract class StreamServer
     private int _tcpKeepAliveTime = -1;
 
     /// <summary>Seconds between keep-alive probes; -1 (default) keeps the system value.</summary>
-    /// <exception cref="System.NotSupportedException">Set on a Unix-socket server (a TCP option).</exception>
+    /// <exception cref="NotSupportedException">Set on a Unix-socket server (a TCP option).</exception>
     public int OptionTcpKeepAliveInterval
     {
         get => _tcpKeepAliveInterval;
@@ -107,7 +109,7 @@ public abstract class StreamServer
     private int _tcpKeepAliveInterval = -1;
 
     /// <summary>Unanswered keep-alive probes before the connection is dropped; -1 (default) keeps the system value.</summary>
-    /// <exception cref="System.NotSupportedException">Set on a Unix-socket server (a TCP option).</exception>
+    /// <exception cref="NotSupportedException">Set on a Unix-socket server (a TCP option).</exception>
     public int OptionTcpKeepAliveRetryCount
     {
         get => _tcpKeepAliveRetryCount;
@@ -117,7 +119,7 @@ public abstract class StreamServer
     private int _tcpKeepAliveRetryCount = -1;
 
     /// <summary>Disable Nagle's algorithm on accepted sockets (default false).</summary>
-    /// <exception cref="System.NotSupportedException">Set on a Unix-socket server (a TCP option).</exception>
+    /// <exception cref="NotSupportedException">Set on a Unix-socket server (a TCP option).</exception>
     public bool OptionNoDelay
     {
         get => _noDelay;
@@ -127,7 +129,7 @@ public abstract class StreamServer
     private bool _noDelay;
 
     /// <summary>Set SO_REUSEADDR on the listening socket (default false).</summary>
-    /// <exception cref="System.NotSupportedException">Set on a Unix-socket server (a TCP option).</exception>
+    /// <exception cref="NotSupportedException">Set on a Unix-socket server (a TCP option).</exception>
     public bool OptionReuseAddress
     {
         get => _reuseAddress;
@@ -137,7 +139,7 @@ public abstract class StreamServer
     private bool _reuseAddress;
 
     /// <summary>Set SO_EXCLUSIVEADDRUSE on the listening socket (Windows only; ignored elsewhere; default false).</summary>
-    /// <exception cref="System.NotSupportedException">Set on a Unix-socket server (a TCP option).</exception>
+    /// <exception cref="NotSupportedException">Set on a Unix-socket server (a TCP option).</exception>
     public bool OptionExclusiveAddressUse
     {
         get => _exclusiveAddressUse;
@@ -153,23 +155,23 @@ public abstract class StreamServer
     public int OptionSendBufferSize { get; set; } = 8192;
 
     /// <summary>
-    /// Idle timeout of new sessions (default <see cref="System.TimeSpan.Zero"/>: none); a session receiving nothing for this
+    /// Idle timeout of new sessions (default <see cref="TimeSpan.Zero"/>: none); a session receiving nothing for this
     /// long is disconnected with <see cref="DisconnectReason.Timeout"/>. See <see cref="StreamConnection.OptionIdleTimeout"/>.
     /// </summary>
-    public System.TimeSpan OptionIdleTimeout { get; set; }
+    public TimeSpan OptionIdleTimeout { get; set; }
 
     /// <summary>
     /// Serve new sessions from this many of the library's own epoll event loops (shared by the process, sessions spread
     /// round robin) instead of the runtime's socket engine. Linux only. Hooks then run on the loop's thread: one that
     /// blocks stalls that loop's sessions (see docs/design/event-loops.md). Default 0: the runtime's engine.
     /// </summary>
-    /// <exception cref="System.ArgumentOutOfRangeException">The value is negative.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">The value is negative.</exception>
     public int OptionEventLoops
     {
         get => _eventLoops;
         set
         {
-            System.ArgumentOutOfRangeException.ThrowIfNegative(value);
+            ArgumentOutOfRangeException.ThrowIfNegative(value);
             _eventLoops = value;
         }
     }
@@ -180,30 +182,30 @@ public abstract class StreamServer
     private protected virtual bool UnixSocket => false;
 
     /// <summary>Passes a TCP option's new value through, or refuses it on a Unix-socket server (silently ignoring it would hide a mistake).</summary>
-    private protected T TcpOnly<T>(T value, [System.Runtime.CompilerServices.CallerMemberName] string option = "")
+    private protected T TcpOnly<T>(T value, [CallerMemberName] string option = "")
     {
         if (UnixSocket)
-            throw new System.NotSupportedException($"{option} is a TCP option; a Unix domain socket server ({GetType().Name}) has no use for it.");
+            throw new NotSupportedException($"{option} is a TCP option; a Unix domain socket server ({GetType().Name}) has no use for it.");
         return value;
     }
 
-    // The options new sessions share until one of them writes its own (see StreamConnection.WritableLimits).
-    private Core.EngineOptions? _sessionLimits;
+    // The options new sessions share until one of them writes its own (see CopyOnWriteOptions).
+    private EngineOptions? _sessionLimits;
 
     /// <summary>The options a new session starts with: the server's current session options, one instance shared by every session made while they stay the same.</summary>
-    /// <exception cref="System.ArgumentOutOfRangeException"><see cref="OptionIdleTimeout"/> is negative.</exception>
-    internal Core.EngineOptions SessionLimits()
+    /// <exception cref="ArgumentOutOfRangeException"><see cref="OptionIdleTimeout"/> is negative.</exception>
+    internal EngineOptions SessionLimits()
     {
         var receive = OptionReceiveBufferSize;
         var send = OptionSendBufferSize;
         var idle = OptionIdleTimeout;
-        var shared = System.Threading.Volatile.Read(ref _sessionLimits);
+        var shared = Volatile.Read(ref _sessionLimits);
         if (shared != null && shared.ReceiveBufferSize == receive && shared.SendBufferSize == send && shared.IdleTimeout == idle)
             return shared;
         // The session's own OptionIdleTimeout refuses a negative value; so does the server's default for it.
-        System.ArgumentOutOfRangeException.ThrowIfLessThan(idle, System.TimeSpan.Zero, nameof(OptionIdleTimeout));
-        shared = new Core.EngineOptions { Owner = this, ReceiveBufferSize = receive, SendBufferSize = send, IdleTimeout = idle }.Share();
-        System.Threading.Volatile.Write(ref _sessionLimits, shared);
+        ArgumentOutOfRangeException.ThrowIfLessThan(idle, TimeSpan.Zero, nameof(OptionIdleTimeout));
+        shared = new EngineOptions { Owner = this, ReceiveBufferSize = receive, SendBufferSize = send, IdleTimeout = idle }.Share();
+        Volatile.Write(ref _sessionLimits, shared);
         return shared;
     }
 }
