@@ -66,11 +66,9 @@ public abstract partial class StreamConnection
     }
 
     /// <summary>
-    /// Called when the connection becomes unwritable (false: the bytes waiting to be sent passed
-    /// <see cref="OptionSendHighWatermark"/>, so it stops reading from its peer) and when it is writable again (true: they
-    /// fell to <see cref="OptionSendLowWatermark"/> and reading resumes). A producer that sends on its own schedule should
-    /// hold back between the two. Reports alternate and arrive in order, one at a time, on the thread that caused the
-    /// change (a <c>SendAsync</c> caller, or a thread-pool I/O thread); <see cref="IsWritable"/> is the current state.
+    /// Called with false when the bytes waiting to be sent pass <see cref="OptionSendHighWatermark"/> (a producer should
+    /// hold back) and with true when they fall to <see cref="OptionSendLowWatermark"/>. Reports alternate, one at a time,
+    /// on the thread that caused the change; <see cref="IsWritable"/> is the current state.
     /// </summary>
     /// <param name="writable">The new state.</param>
     protected virtual void OnWritabilityChanged(bool writable)
@@ -83,12 +81,10 @@ public abstract partial class StreamConnection
     }
 
     /// <summary>
-    /// Called for socket errors worth reporting. Ordinary endings (reset, abort, refused, shutdown) are not reported.
-    /// <see cref="SocketError.NoBufferSpaceAvailable"/> means a <c>SendAsync</c> (or a server's <c>Multicast</c>) was refused
-    /// because the send limit (<see cref="OptionSendBufferLimit"/>) would have been passed; the connection stays open.
-    /// It is reported once per episode, not once per refused call: again only after the queue has fallen to
-    /// <see cref="OptionSendLowWatermark"/>, so a peer that stops reading cannot make this hook (and a log behind it) run
-    /// once per message.
+    /// Called for socket errors worth reporting (not ordinary endings: reset, abort, refused, shutdown).
+    /// <see cref="SocketError.NoBufferSpaceAvailable"/>: a <c>SendAsync</c> or <c>Multicast</c> was refused by
+    /// <see cref="OptionSendBufferLimit"/>; the connection stays open, and it is reported once per episode (again only
+    /// after the queue fell to <see cref="OptionSendLowWatermark"/>).
     /// </summary>
     /// <param name="error">The socket error.</param>
     protected virtual void OnError(SocketError error)

@@ -72,12 +72,9 @@ public abstract partial class StreamConnection
     }
 
     /// <summary>
-    /// Backpressure: stop reading from the peer while the connection is unwritable (see
-    /// <see cref="OptionSendHighWatermark"/>). A session that answers what it receives (an echo, a proxy, a
-    /// request/response protocol) thereby slows a peer that sends fast and never reads, through TCP's own flow control,
-    /// instead of filling its send limit and refusing data, so nothing is lost and memory stays near the watermark.
-    /// Default true for server sessions and false for clients: a client usually produces its data rather than answers,
-    /// and if both ends of an echo stopped reading while their own queue is full, neither queue could drain.
+    /// Backpressure: stop reading from the peer while the connection is unwritable (see <see cref="OptionSendHighWatermark"/>),
+    /// so a peer that sends fast and never reads is slowed by TCP's flow control instead of filling the send limit.
+    /// Default true for server sessions, false for clients (two echoing ends that both stop reading could never drain).
     /// </summary>
     public bool OptionStopReadingWhenUnwritable
     {
@@ -113,18 +110,10 @@ public abstract partial class StreamConnection
     }
 
     /// <summary>
-    /// How long the connection may receive nothing before it is disconnected with
-    /// <see cref="NetCoreServer.DisconnectReason.Timeout"/>: what was accepted is still delivered (within
-    /// <see cref="OptionDisconnectTimeout"/>), then the socket closes without waiting for the silent peer's end of stream. Protects a server from peers that connect
-    /// and then hold the connection without sending (slowloris, dead peers behind a NAT). Only received bytes count as
-    /// activity; sending does not, and a connection that stopped reading because its send queue is full (see
-    /// <see cref="OptionSendHighWatermark"/>) is not idle. Measured by the receive loop, so a client that only uses the
-    /// blocking <c>Receive</c> is not watched. Default <see cref="TimeSpan.Zero"/>: no idle timeout, as in NetCoreServer,
-    /// since long-lived quiet connections are legitimate for many protocols; servers facing the internet should set one
-    /// (sessions take <see cref="StreamServer.OptionIdleTimeout"/>). Set it before the connection starts
-    /// receiving (in <see cref="OnConnecting"/> at the latest). Checked four times a second by one shared timer, so a
-    /// connection closes up to a quarter of a second after its timeout; choose seconds, not milliseconds (a process
-    /// stalled by its machine or a long garbage collection sees every connection as idle for that long).
+    /// How long the connection may receive nothing before it is disconnected with <see cref="NetCoreServer.DisconnectReason.Timeout"/>
+    /// (slowloris, dead peers). Only received bytes count; a connection that stopped reading for backpressure is not idle.
+    /// Default <see cref="TimeSpan.Zero"/>: none, as in NetCoreServer. Set it in <see cref="OnConnecting"/> at the latest;
+    /// checked four times a second, so choose seconds (sessions take <see cref="StreamServer.OptionIdleTimeout"/>).
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException">The value is negative.</exception>
     public TimeSpan OptionIdleTimeout

@@ -23,12 +23,15 @@ namespace NetCoreServer;
 /// </remarks>
 public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
 {
+    // The state of a connection: everything else (StreamConnection.*.cs) reaches it through the members of this file.
+    // Allocated per connection, so nothing is added here on the idle path (docs/design/server.md).
     private StreamSessionEngine? _engine;
     private IStreamProtocol? _protocol;
-    // Shared with the other sessions of a server until an Option is written here (see WritableLimits).
-    private EngineOptions _limits;
+    // Not readonly: a mutable struct, copied on the first write (CopyOnWriteOptions).
+    private CopyOnWriteOptions _options;
     // A user's class overrides OnReceived: received bytes go through it, and its base.OnReceived feeds the protocol.
     private readonly bool _receivedOverridden;
+    // Made on first need (the override path only).
     private ProtocolFeed? _feed;
 
     /// <param name="shared">
@@ -36,7 +39,7 @@ public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
     /// </param>
     private protected StreamConnection(EngineOptions? shared)
     {
-        _limits = shared ?? new();
+        _options = new CopyOnWriteOptions(shared);
         Id = Guid.NewGuid();
         _receivedOverridden = ReceivedOverride.In(GetType());
     }
@@ -57,29 +60,10 @@ public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
     public DisconnectReason DisconnectReason => _engine?.Reason ?? DisconnectReason.None;
 
     /// <summary>Options and limits, read by the engine; possibly shared with other sessions, so only read through this.</summary>
-    private protected EngineOptions Limits => Volatile.Read(ref _limits);
+    private protected EngineOptions Limits => _options.Read;
 
-    /// <summary>
-    /// Options and limits to write: the connection's own copy, made on the first write when they are shared, and handed
-    /// to the running engine so the change applies to it.
-    /// </summary>
-    private protected EngineOptions WritableLimits
-    {
-        get
-        {
-            while (true)
-            {
-                var current = Volatile.Read(ref _limits);
-                if (!current.Shared)
-                    return current;
-                var copy = current.Copy();
-                // The engine reads the options through Limits at each use, so it sees the copy from now on.
-                if (Interlocked.CompareExchange(ref _limits, copy, current) != current)
-                    continue;
-                return copy;
-            }
-        }
-    }
+    /// <summary>Options and limits to write: the connection's own copy (made on the first write), which the engine then reads.</summary>
+    private protected EngineOptions WritableLimits => _options.Writable();
 
     /// <summary>The engine of the current (or last) connection.</summary>
     private protected StreamSessionEngine? Engine => _engine;
@@ -91,7 +75,7 @@ public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
     /// The protocol spoken on this connection (HTTP, WebSocket), or null for raw bytes through <see cref="OnReceived"/>.
     /// Replacing it (an upgrade) takes effect with the next bytes the engine hands over, on the same connection.
     /// </summary>
-    private protected IStreamProtocol? Protocol
+    internal IStreamProtocol? Protocol
     {
         get => Volatile.Read(ref _protocol);
         set => Volatile.Write(ref _protocol, value);
@@ -140,10 +124,33 @@ public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
     {
     }
 
+    /// <summary>The default <see cref="OnReceived"/>: hands the bytes to the protocol, if any.</summary>
+    private void FeedProtocol(byte[] buffer, long offset, long size)
+    {
+        if (size > 0)
+            FeedProtocol(buffer.AsSpan(checked((int)offset), checked((int)size)));
+    }
+
+    /// <summary>
+    /// What <see cref="OnReceived"/> does for a connection with a protocol (HTTP, WebSocket): feeds it through the
+    /// <see cref="ProtocolFeed"/>; a message left unfinished past the receive limit closes the connection with
+    /// <see cref="DisconnectReason.ProtocolError"/>.
+    /// </summary>
+    private void FeedProtocol(ReadOnlySpan<byte> chunk)
+    {
+        if (Volatile.Read(ref _protocol) == null)
+            return;
+        var feed = _feed ??= new ProtocolFeed();
+        if (!feed.Feed(this, chunk, Limits.EffectiveReceiveBufferLimit))
+            DisconnectEngine(NetCoreServer.DisconnectReason.ProtocolError);
+    }
+
     /// <summary>Starts a graceful disconnect of the current connection.</summary>
     private protected bool DisconnectEngine(DisconnectReason reason) => _engine?.Disconnect(reason) ?? false;
 
-    EngineOptions IStreamSessionHost.EngineOptions => Volatile.Read(ref _limits);
+    // The hook dispatcher: the engine's calls in, the notifications and user hooks out. It is this object's own
+    // interface implementation, not a component object, so that it costs no allocation per connection.
+    EngineOptions IStreamSessionHost.EngineOptions => _options.Read;
 
     void IStreamSessionHost.EngineConnecting() => NotifyConnecting();
 
