@@ -270,14 +270,12 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
     /// <summary>The transport is ready for data (plain sockets from the start, TLS after the handshake).</summary>
     private void MarkReady(bool raiseEmpty)
     {
+        SendPipeline? send;
         lock (this)
-            Ready = true;
-        var send = SenderIfAny;
-        if (send == null && _cursor.IsAttached)
         {
-            // Multicast published during the handshake waits in the log: the sender takes it now.
-            lock (this)
-                send = _cursor.IsAttached && _cursor.LogEnd > _cursor.Position ? Sender : null;
+            Ready = true;
+            // Multicast published during the handshake waits in the log: a sender is made to take it now.
+            send = SenderIfAny ?? (_cursor.IsAttached && _cursor.LogEnd > _cursor.Position ? Sender : null);
         }
         if (send != null)
             send.StartWaiting(raiseEmpty);
