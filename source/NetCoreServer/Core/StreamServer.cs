@@ -7,6 +7,7 @@ using System.Threading;
 using System.Threading.Tasks;
 using NetCoreServer.Core;
 using NetCoreServer.Transports;
+using NetCoreServer.Transports.Tls;
 
 namespace NetCoreServer;
 

@@ -1,34 +1,47 @@
 using System;
+using System.Collections;
 using System.Collections.Generic;
 using System.IO;
+using System.Net.Security;
 using System.Net.Sockets;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Threading;
 using System.Threading.Tasks;
 using System.Threading.Tasks.Sources;
 using NetCoreServer.Core;
 
-namespace NetCoreServer.Transports;
+namespace NetCoreServer.Transports.Tls;
 
 /// <summary>
-/// The stream a TLS transport reads and writes when its socket is on an event loop: what NetworkStream is for a socket
-/// on the runtime's engine, over an <see cref="EpollTransport"/>'s reads and writes. One read and one write at a time
-/// (SslStream makes no more); each that cannot complete at once completes on the loop's thread. A cancelled token (the
-/// TLS handshake's timeout) closes the connection, which ends the pending call with <see cref="OperationCanceledException"/>.
+/// A <see cref="Stream"/> view of any plain <see cref="IStreamTransport"/> (socket or event loop), for the
+/// <see cref="SslStream"/> of a <see cref="TlsTransport"/>. One read and one write at a time (SslStream makes no more). A
+/// cancelled token (the handshake's timeout) closes the transport, which ends the pending call with
+/// <see cref="OperationCanceledException"/>. Thread-safe as far as one reader and one writer go; no lock.
 /// </summary>
-internal sealed class LoopStream : Stream, IReceiveCompletion
+/// <remarks>
+/// The stream is itself its reads' value-task source and its writes' one-segment batch, so a TLS connection holds this
+/// one object beside its transport (see docs/design/transports.md).
+/// </remarks>
+internal sealed class TransportStream : Stream, IReceiveCompletion, IValueTaskSource<int>, IReadOnlyList<ArraySegment<byte>>
 {
-    private readonly EpollTransport _transport;
-    private readonly Reader _reader = new();
-    private readonly List<ArraySegment<byte>> _batch = new(1) { default };
+    // A cancelled token closes the transport (see the summary).
+    private static readonly Action<object?> s_close = static s => ((TransportStream)s!)._transport.Close();
+
+    private readonly IStreamTransport _transport;
+    private ManualResetValueTaskSourceCore<int> _read;
     private Memory<byte> _readBuffer;
     private CancellationToken _readToken;
     private CancellationTokenRegistration _readCancel;
 
-    // A cancelled token closes the connection (see the summary).
-    private static readonly Action<object?> s_close = static s => ((LoopStream)s!)._transport.Close();
+    // The segment of the write under way, handed to the transport as a batch of one (this list).
+    private ArraySegment<byte> _writing;
 
-    public LoopStream(EpollTransport transport) => _transport = transport;
+    public TransportStream(IStreamTransport transport)
+    {
+        _transport = transport;
+        _read.RunContinuationsAsynchronously = false;
+    }
 
     public override bool CanRead => true;
 
@@ -48,22 +61,20 @@ internal sealed class LoopStream : Stream, IReceiveCompletion
     {
         if (cancellationToken.IsCancellationRequested)
             return ValueTask.FromCanceled<int>(cancellationToken);
-        _reader.Core.Reset();
+        _read.Reset();
         _readBuffer = buffer;
         _readToken = cancellationToken;
         if (cancellationToken.CanBeCanceled)
             _readCancel = cancellationToken.UnsafeRegister(s_close, this);
         IoResult result;
-        // A read that would block (nothing there after all) is made again: that one waits for the socket.
+        // A read that would block (an event loop's: nothing there after all) is made again; that one waits.
         do
         {
             if (!_transport.TryReceive(buffer, this, out result))
-                return new ValueTask<int>(_reader, _reader.Core.Version);
+                return new ValueTask<int>(this, _read.Version);
         }
         while (result.Error == SocketError.WouldBlock);
-        _readCancel.Dispose();
-        _readCancel = default;
-        _readBuffer = default;
+        EndRead();
         return result.Succeeded ? new ValueTask<int>(result.Bytes) : ValueTask.FromException<int>(Failure(result.Error, cancellationToken));
     }
 
@@ -74,31 +85,44 @@ internal sealed class LoopStream : Stream, IReceiveCompletion
             if (!_transport.TryReceive(_readBuffer, this, out result))
                 return;
         }
+        var token = _readToken;
+        EndRead();
+        if (result.Succeeded)
+            _read.SetResult(result.Bytes);
+        else
+            _read.SetException(Failure(result.Error, token));
+    }
+
+    private void EndRead()
+    {
         _readCancel.Dispose();
         _readCancel = default;
         _readBuffer = default;
-        if (result.Succeeded)
-            _reader.Core.SetResult(result.Bytes);
-        else
-            _reader.Core.SetException(Failure(result.Error, _readToken));
+        _readToken = default;
     }
 
-    [System.Runtime.CompilerServices.AsyncMethodBuilder(typeof(System.Runtime.CompilerServices.PoolingAsyncValueTaskMethodBuilder))]
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
     public override async ValueTask WriteAsync(ReadOnlyMemory<byte> buffer, CancellationToken cancellationToken = default)
     {
         cancellationToken.ThrowIfCancellationRequested();
         if (!MemoryMarshal.TryGetArray(buffer, out var segment))
             segment = new ArraySegment<byte>(buffer.ToArray());
         using var cancel = cancellationToken.CanBeCanceled ? cancellationToken.UnsafeRegister(s_close, this) : default;
-        while (segment.Count > 0)
+        try
         {
-            _batch[0] = segment;
-            var result = await _transport.SendAsync(_batch).ConfigureAwait(false);
-            if (!result.Succeeded)
-                throw Failure(result.Error, cancellationToken);
-            segment = segment.Slice(result.Bytes);
+            while (segment.Count > 0)
+            {
+                _writing = segment;
+                var result = await _transport.SendAsync(this).ConfigureAwait(false);
+                if (!result.Succeeded)
+                    throw Failure(result.Error, cancellationToken);
+                segment = segment.Slice(result.Bytes);
+            }
         }
-        _batch[0] = default;
+        finally
+        {
+            _writing = default;
+        }
     }
 
     public override int Read(byte[] buffer, int offset, int count) => Read(buffer.AsSpan(offset, count));
@@ -138,17 +162,22 @@ internal sealed class LoopStream : Stream, IReceiveCompletion
     private static Exception Failure(SocketError error, CancellationToken token)
         => token.IsCancellationRequested ? new OperationCanceledException(token) : new IOException($"The connection failed: {error}", new SocketException((int)error));
 
-    private sealed class Reader : IValueTaskSource<int>
+    int IValueTaskSource<int>.GetResult(short token) => _read.GetResult(token);
+
+    ValueTaskSourceStatus IValueTaskSource<int>.GetStatus(short token) => _read.GetStatus(token);
+
+    void IValueTaskSource<int>.OnCompleted(Action<object?> continuation, object? state, short token, ValueTaskSourceOnCompletedFlags flags)
+        => _read.OnCompleted(continuation, state, token, flags);
+
+    int IReadOnlyCollection<ArraySegment<byte>>.Count => 1;
+
+    ArraySegment<byte> IReadOnlyList<ArraySegment<byte>>.this[int index]
+        => index == 0 ? _writing : throw new ArgumentOutOfRangeException(nameof(index));
+
+    IEnumerator<ArraySegment<byte>> IEnumerable<ArraySegment<byte>>.GetEnumerator()
     {
-        public ManualResetValueTaskSourceCore<int> Core;
-
-        public Reader() => Core.RunContinuationsAsynchronously = false;
-
-        public int GetResult(short token) => Core.GetResult(token);
-
-        public ValueTaskSourceStatus GetStatus(short token) => Core.GetStatus(token);
-
-        public void OnCompleted(Action<object?> continuation, object? state, short token, ValueTaskSourceOnCompletedFlags flags)
-            => Core.OnCompleted(continuation, state, token, flags);
+        yield return _writing;
     }
+
+    IEnumerator IEnumerable.GetEnumerator() => ((IEnumerable<ArraySegment<byte>>)this).GetEnumerator();
 }
