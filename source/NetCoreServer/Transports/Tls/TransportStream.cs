@@ -16,7 +16,7 @@ namespace NetCoreServer.Transports.Tls;
 /// <summary>
 /// A <see cref="Stream"/> view of any plain <see cref="IStreamTransport"/> (socket or event loop), for the
 /// <see cref="SslStream"/> of a <see cref="TlsTransport"/>. One read and one write at a time (SslStream makes no more). A
-/// cancelled token (the handshake's timeout) closes the transport, which ends the pending call with
+/// cancelled token (the handshake's timeout) shuts the socket down both ways, which ends the pending call with
 /// <see cref="OperationCanceledException"/>. Thread-safe as far as one reader and one writer go; no lock.
 /// </summary>
 /// <remarks>
@@ -25,8 +25,8 @@ namespace NetCoreServer.Transports.Tls;
 /// </remarks>
 internal sealed class TransportStream : Stream, IReceiveCompletion, IValueTaskSource<int>, IReadOnlyList<ArraySegment<byte>>
 {
-    // A cancelled token closes the transport (see the summary).
-    private static readonly Action<object?> s_close = static s => ((TransportStream)s!)._transport.Close();
+    // A cancelled token ends the calls under way (see Abort).
+    private static readonly Action<object?> s_abort = static s => ((TransportStream)s!).Abort();
 
     private readonly IStreamTransport _transport;
     private ManualResetValueTaskSourceCore<int> _read;
@@ -65,7 +65,7 @@ internal sealed class TransportStream : Stream, IReceiveCompletion, IValueTaskSo
         _readBuffer = buffer;
         _readToken = cancellationToken;
         if (cancellationToken.CanBeCanceled)
-            _readCancel = cancellationToken.UnsafeRegister(s_close, this);
+            _readCancel = cancellationToken.UnsafeRegister(s_abort, this);
         IoResult result;
         // A read that would block (an event loop's: nothing there after all) is made again; that one waits.
         do
@@ -75,6 +75,8 @@ internal sealed class TransportStream : Stream, IReceiveCompletion, IValueTaskSo
         }
         while (result.Error == SocketError.WouldBlock);
         EndRead();
+        if (cancellationToken.IsCancellationRequested)
+            return ValueTask.FromCanceled<int>(cancellationToken);
         return result.Succeeded ? new ValueTask<int>(result.Bytes) : ValueTask.FromException<int>(Failure(result.Error, cancellationToken));
     }
 
@@ -87,10 +89,35 @@ internal sealed class TransportStream : Stream, IReceiveCompletion, IValueTaskSo
         }
         var token = _readToken;
         EndRead();
-        if (result.Succeeded)
+        if (token.IsCancellationRequested)
+            _read.SetException(new OperationCanceledException(token));
+        else if (result.Succeeded)
             _read.SetResult(result.Bytes);
         else
             _read.SetException(Failure(result.Error, token));
+    }
+
+    /// <summary>
+    /// Ends a pending read or write by shutting the socket down both ways (the read then sees the end of stream, the write
+    /// fails): a FIN, where disposing a socket with a pending runtime call would reset the connection (.NET on Linux). A
+    /// transport without a socket is closed.
+    /// </summary>
+    private void Abort()
+    {
+        var socket = _transport.Socket;
+        if (socket == null)
+        {
+            _transport.Close();
+            return;
+        }
+        try
+        {
+            socket.Shutdown(SocketShutdown.Both);
+        }
+        catch (Exception exception) when (exception is SocketException or ObjectDisposedException)
+        {
+            // Reset or closed already: the pending call has failed or is failing by itself.
+        }
     }
 
     private void EndRead()
@@ -107,7 +134,7 @@ internal sealed class TransportStream : Stream, IReceiveCompletion, IValueTaskSo
         cancellationToken.ThrowIfCancellationRequested();
         if (!MemoryMarshal.TryGetArray(buffer, out var segment))
             segment = new ArraySegment<byte>(buffer.ToArray());
-        using var cancel = cancellationToken.CanBeCanceled ? cancellationToken.UnsafeRegister(s_close, this) : default;
+        using var cancel = cancellationToken.CanBeCanceled ? cancellationToken.UnsafeRegister(s_abort, this) : default;
         try
         {
             while (segment.Count > 0)
