@@ -2,6 +2,7 @@ using System.Net;
 using System.Net.Sockets;
 using NetCoreServer.Core;
 using NetCoreServer.Transports;
+using NetCoreServer.Transports.Tls;
 
 namespace NetCoreServer;
 
@@ -67,7 +68,7 @@ public partial class SslClient : IpStreamClient
         var context = Context;
         var host = TargetHost ?? (Endpoint is DnsEndPoint dns ? dns.Host : Address);
         return TransportFactory.CreateTls(socket, OptionEventLoops, TcpOptions,
-            (ssl, rejected, cancel) => ssl.AuthenticateAsClientAsync(context.CreateClientOptions(host, rejected), cancel), context.HandshakeTimeout);
+            (ssl, rejected, cancel) => ssl.AuthenticateAsClientAsync(TlsHandshake.ClientOptions(context, host, rejected), cancel), context.HandshakeTimeout);
     }
 
     private protected override void NotifyHandshaking() => OnHandshaking();

@@ -29,7 +29,7 @@ public partial class SslSession : StreamSession
     {
         var server = Server;
         var context = server.Context;
-        return TransportFactory.CreateTls(socket, server.OptionEventLoops, server.AcceptedTcpOptions, context.AuthenticateAsServerAsync, context.HandshakeTimeout, server.HandshakeGate);
+        return TransportFactory.CreateTls(socket, server.OptionEventLoops, server.AcceptedTcpOptions, context.ServerHandshake, context.HandshakeTimeout, server.HandshakeGate);
     }
 
     private protected override void NotifyHandshaking()
