@@ -13,11 +13,12 @@ internal abstract class TimerEntry : IThreadPoolWorkItem
 {
     private readonly TimerWheel _wheel;
 
-    // The wheel's bookkeeping, written only under its lock: the slot's list, the deadline (Environment.TickCount64 ms),
-    // the slot index (-1 when not linked), and whether the entry was closed for good.
+    // The wheel's bookkeeping, written under its lock: the slot's list, the slot index (-1 when in none), whether the
+    // entry was closed for good; and the deadline (Environment.TickCount64 ms), which a re-arm may also move later
+    // without the lock (compare-exchange): the entry is in a slot visited no later than its deadline.
     internal TimerEntry? WheelPrevious;
     internal TimerEntry? WheelNext;
-    internal long WheelDue;
+    internal long WheelDue = TimerWheel.NotLinked;
     internal int WheelSlot = -1;
     internal bool WheelClosed;
 

@@ -25,6 +25,9 @@ internal sealed class TimerWheel
     // About 35,000 years: a longer delay is kept at this, which no process outlives.
     private const long MaxDelay = 1L << 50;
 
+    /// <summary>The deadline of an entry in no slot (never armed, cancelled, closed or expired).</summary>
+    internal const long NotLinked = long.MaxValue;
+
     private readonly object _lock = new();
     private readonly long _tickMs;
     private TimerEntry?[]? _slots;
@@ -65,6 +68,11 @@ internal sealed class TimerWheel
         var now = Environment.TickCount64;
         var delay = dueIn <= TimeSpan.Zero ? 0 : (dueIn.Ticks + TimeSpan.TicksPerMillisecond - 1) / TimeSpan.TicksPerMillisecond;
         var due = now + Math.Min(delay, MaxDelay);
+        // Later than the deadline it is linked for (a keep-alive clock restarted): the entry stays in its slot, whose
+        // visit comes first and moves it on. No lock; a racing visit, cancel or earlier re-arm makes the exchange fail.
+        var current = Volatile.Read(ref entry.WheelDue);
+        if (due >= current && current != NotLinked && Interlocked.CompareExchange(ref entry.WheelDue, due, current) == current)
+            return;
         lock (_lock)
         {
             if (entry.WheelClosed)
@@ -79,14 +87,9 @@ internal sealed class TimerWheel
                 _cursor = Math.Max(_cursor, now / _tickMs);
             // A tick already visited would come round only a lap later: such a deadline goes to the next tick.
             var tick = Math.Max((due + _tickMs - 1) / _tickMs, _cursor);
-            var slot = (int)(tick & Mask);
-            entry.WheelDue = due;
-            if (entry.WheelSlot != slot)
-            {
-                if (entry.WheelSlot >= 0)
-                    UnlinkLocked(entry);
-                LinkLocked(entry, slot);
-            }
+            MoveLocked(entry, (int)(tick & Mask));
+            // Written last: a lock-free re-arm racing with this one is overwritten, as if it came first.
+            Volatile.Write(ref entry.WheelDue, due);
             if (tick < _armedTick)
                 ArmLocked(tick, now);
         }
@@ -100,6 +103,7 @@ internal sealed class TimerWheel
             entry.WheelClosed |= close;
             if (entry.WheelSlot >= 0)
                 UnlinkLocked(entry);
+            Volatile.Write(ref entry.WheelDue, NotLinked);
         }
         // The timer stays set: when it fires with nothing left, it is not set again.
     }
@@ -130,18 +134,26 @@ internal sealed class TimerWheel
         }
     }
 
-    /// <summary>Queues the callbacks of the slot's entries whose deadline passed; entries of later laps stay.</summary>
+    /// <summary>Queues the callbacks of the slot's entries whose deadline passed; the others move to their deadline's slot.</summary>
     private void ExpireLocked(int slot, long now)
     {
         var entry = _slots![slot];
         while (entry != null)
         {
             var next = entry.WheelNext;
-            if (entry.WheelDue <= now)
+            var due = Volatile.Read(ref entry.WheelDue);
+            if (due <= now && Interlocked.CompareExchange(ref entry.WheelDue, NotLinked, due) == due)
             {
                 UnlinkLocked(entry);
                 entry.WheelPending = 1;
                 ThreadPool.UnsafeQueueUserWorkItem(entry, preferLocal: false);
+            }
+            else
+            {
+                // Re-armed later without the lock (or a later lap): to the slot of its deadline, after this visit.
+                due = Volatile.Read(ref entry.WheelDue);
+                var tick = Math.Max((due + _tickMs - 1) / _tickMs, now / _tickMs + 1);
+                MoveLocked(entry, (int)(tick & Mask));
             }
             entry = next;
         }
@@ -175,6 +187,15 @@ internal sealed class TimerWheel
             bits = occupied[word];
         }
         return 0;
+    }
+
+    private void MoveLocked(TimerEntry entry, int slot)
+    {
+        if (entry.WheelSlot == slot)
+            return;
+        if (entry.WheelSlot >= 0)
+            UnlinkLocked(entry);
+        LinkLocked(entry, slot);
     }
 
     private void LinkLocked(TimerEntry entry, int slot)

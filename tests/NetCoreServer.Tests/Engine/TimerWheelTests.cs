@@ -160,6 +160,43 @@ public sealed class TimerWheelTests
     }
 
     [Test]
+    public async Task AnEntryKeptAliveFromManyThreadsExpiresOnceAfterItsLastDeadline()
+    {
+        // The keep-alive pattern: deadlines moved later and later (without the wheel's lock) while its ticks visit them.
+        // The deadline leaves room for a loaded machine's stalls between two re-arms.
+        const int deadline = 500;
+        var wheel = new TimerWheel(TimeSpan.FromMilliseconds(1));
+        var probes = Enumerable.Range(0, 64).Select(_ => new Probe(wheel)).ToArray();
+        var lastArmed = new long[probes.Length];
+        var clock = Stopwatch.StartNew();
+        await Task.WhenAll(Enumerable.Range(0, 2).Select(t => Task.Run(() =>
+        {
+            // Its own clock: a task that starts late on a busy pool still keeps its entries alive for as long.
+            var own = Stopwatch.StartNew();
+            while (own.ElapsedMilliseconds < 1500)
+            {
+                for (var i = t; i < probes.Length; i += 2)
+                {
+                    // Read before arming: a thread preempted in between would otherwise note a later time than it armed at.
+                    var at = clock.ElapsedMilliseconds;
+                    probes[i].Schedule(TimeSpan.FromMilliseconds(deadline));
+                    Volatile.Write(ref lastArmed[i], at);
+                }
+            }
+        })));
+        Assert.That(probes.Sum(p => p.Expiries), Is.Zero, "none expired while kept alive");
+
+        var elapsed = await Wait.For(Task.WhenAll(probes.Select(p => p.Fired.Task)), "every entry's expiry");
+
+        await Task.Delay(100);
+        for (var i = 0; i < probes.Length; i++)
+        {
+            Assert.That(probes[i].Expiries, Is.EqualTo(1), $"entry {i} expired once");
+            Assert.That(elapsed[i].TotalMilliseconds, Is.GreaterThanOrEqualTo(lastArmed[i] + deadline - 5), $"entry {i} not before its last deadline");
+        }
+    }
+
+    [Test]
     public void ReArmingAnEntryAllocatesNothing()
     {
         var wheel = new TimerWheel();
