@@ -29,6 +29,9 @@ public abstract class StreamServer
     /// <summary>Bytes received by all sessions since the server started.</summary>
     public long BytesReceived => Interlocked.Read(ref _bytesReceived);
 
+    /// <summary>The one timer wheel of this server's connections (idle, keep-alive, header and close timeouts).</summary>
+    internal Core.TimerWheel Timers { get; } = new();
+
     private protected void ResetCounters()
     {
         Interlocked.Exchange(ref _bytesSent, 0);
