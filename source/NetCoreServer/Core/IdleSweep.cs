@@ -1,61 +1,73 @@
 using System;
 using System.Collections.Concurrent;
-using System.Threading;
+using System.Runtime.CompilerServices;
 
 namespace NetCoreServer.Core;
 
 /// <summary>
-/// One timer for every connection with an idle timeout: four times a second it walks the watched engines and lets each
-/// check its own idleness. A per-connection timer re-armed under the engine's lock was the first design; one shared sweep
-/// costs a dictionary entry per connection and takes no engine lock while the timer system holds its own. The timer stops
-/// when no connection is watched and starts again with the next one.
+/// The idle timeout's check, one per <see cref="TimerWheel"/> (a server's, or the shared one of clients): every
+/// <see cref="Period"/> it lets each watched engine check its own idleness. It is an entry on the wheel, armed only
+/// while some engine is watched. Each watched engine costs a dictionary entry; the engine keeps its own last-receive
+/// time, so the check walks them all (docs/design/timer-wheel.md says what an engine-owned entry would save).
 /// </summary>
-internal static class IdleSweep
+internal sealed class IdleSweep
 {
-    /// <summary>How often idleness is checked: an idle connection is closed at most this much after its timeout.</summary>
+    /// <summary>How often idleness is checked: an idle connection is closed at most this much (and a tick) after its timeout.</summary>
     public static readonly TimeSpan Period = TimeSpan.FromMilliseconds(250);
 
-    private static readonly ConcurrentDictionary<StreamSessionEngine, byte> s_watched = new();
-    private static readonly Timer s_timer = new(static _ => Sweep(), null, Timeout.Infinite, Timeout.Infinite);
+    private static readonly ConditionalWeakTable<TimerWheel, IdleSweep> s_sweeps = new();
 
-    // Guards starting and stopping the timer: it runs only while some connection is watched, so that a process whose
-    // servers have stopped (or whose connections have no idle timeout) has no thread waking up for nothing.
-    private static readonly object s_gate = new();
-    private static bool s_running;
+    private readonly ConcurrentDictionary<StreamSessionEngine, byte> _watched = new();
+    private readonly CallbackTimer _timer;
 
+    // Guards starting and stopping the sweep: it is armed only while some connection is watched.
+    private readonly object _gate = new();
+    private bool _running;
+
+    private IdleSweep(TimerWheel wheel) => _timer = new CallbackTimer(wheel, static s => ((IdleSweep)s).Sweep(), this);
+
+    /// <summary>Starts checking <paramref name="engine"/> on its server's wheel.</summary>
     public static void Watch(StreamSessionEngine engine)
     {
-        s_watched.TryAdd(engine, 0);
-        lock (s_gate)
+        var sweep = s_sweeps.GetValue(WheelOf(engine), static wheel => new IdleSweep(wheel));
+        sweep._watched.TryAdd(engine, 0);
+        lock (sweep._gate)
         {
-            if (s_running)
+            if (sweep._running)
                 return;
-            s_running = true;
-            s_timer.Change(Period, Period);
+            sweep._running = true;
+            sweep._timer.Schedule(Period);
         }
     }
 
-    public static void Forget(StreamSessionEngine engine) => s_watched.TryRemove(engine, out _);
-
-    private static void Sweep()
+    /// <summary>Stops checking <paramref name="engine"/>.</summary>
+    public static void Forget(StreamSessionEngine engine)
     {
-        if (s_watched.IsEmpty)
+        if (s_sweeps.TryGetValue(WheelOf(engine), out var sweep))
+            sweep._watched.TryRemove(engine, out _);
+    }
+
+    // The engine's options name its server for as long as it lives (a private copy keeps the owner).
+    private static TimerWheel WheelOf(StreamSessionEngine engine) => TimerWheel.For(engine.Options.Owner);
+
+    private void Sweep()
+    {
+        if (_watched.IsEmpty)
         {
             // Checked again under the gate: a Watch adds before it takes the gate, so either it is seen here and the
-            // timer keeps running, or it comes after and starts the timer again.
-            lock (s_gate)
+            // sweep goes on, or it comes after and arms the sweep again.
+            lock (_gate)
             {
-                if (s_watched.IsEmpty && s_running)
+                if (_watched.IsEmpty)
                 {
-                    s_running = false;
-                    s_timer.Change(Timeout.Infinite, Timeout.Infinite);
+                    _running = false;
+                    return;
                 }
             }
-            return;
         }
         var now = Environment.TickCount64;
         // Enumerating the dictionary itself, not its Keys, which would copy every key into a new list per sweep.
-        foreach (var (engine, _) in s_watched)
+        foreach (var (engine, _) in _watched)
         {
             try
             {
@@ -66,5 +78,6 @@ internal static class IdleSweep
                 // A failing hook is the engine's to report (it runs them through Hooks); the sweep goes on for the rest.
             }
         }
+        _timer.Schedule(Period);
     }
 }

@@ -16,12 +16,11 @@ namespace NetCoreServer;
 /// </summary>
 public abstract class StreamClient : StreamConnection
 {
-    private readonly object _connectLock = new();
-    private AwaitableSocketArgs? _connectArgs;
+    // Connecting (DNS, the connect, its timeout and cancel); this class raises the hooks around it and starts the engine.
+    private readonly SocketConnector _connector = new();
     private Task<bool> _connectTask = Task.FromResult(false);
     private Task _ready = Task.CompletedTask;
     private TimeSpan _connectTimeout;
-    private volatile bool _connectTimedOut;
 
     /// <summary>Creates a client for any endpoint.</summary>
     /// <param name="target">The endpoint, and the address and port as given by the user.</param>
@@ -49,7 +48,7 @@ public abstract class StreamClient : StreamConnection
     public Socket? Socket { get; private set; }
 
     /// <summary>True while a connect is under way.</summary>
-    public bool IsConnecting { get; private set; }
+    public bool IsConnecting => _connector.IsConnecting;
 
     /// <summary>
     /// How long a connect may take before it is abandoned: the attempt then fails with <c>OnError(TimedOut)</c> and
@@ -108,10 +107,7 @@ public abstract class StreamClient : StreamConnection
         {
             socket = CreateSocketBeforeConnecting();
             OnConnecting();
-            if (socket != null)
-                ConnectWithin(socket, Endpoint);
-            else
-                socket = ConnectByName((DnsEndPoint)Endpoint);
+            socket = _connector.Connect(socket, Endpoint, _connectTimeout);
         }
         catch (SocketException e)
         {
@@ -122,7 +118,7 @@ public abstract class StreamClient : StreamConnection
         catch (Exception)
         {
             socket?.Dispose();
-            EndConnecting();
+            _connector.End();
             throw;
         }
         return Connected(socket, startReceiving: false);
@@ -150,7 +146,7 @@ public abstract class StreamClient : StreamConnection
         catch (Exception)
         {
             socket?.Dispose();
-            EndConnecting();
+            _connector.End();
             throw;
         }
         _connectTask = ConnectCoreAsync(socket);
@@ -165,7 +161,7 @@ public abstract class StreamClient : StreamConnection
         if (!ConnectAsync())
             return IsConnected;
         var task = _connectTask;
-        using (cancellationToken.Register(static s => ((StreamClient)s!).CancelConnect(), this))
+        using (cancellationToken.Register(static s => ((SocketConnector)s!).Abandon(), _connector))
             return await task.ConfigureAwait(false);
     }
 
@@ -183,7 +179,7 @@ public abstract class StreamClient : StreamConnection
     {
         if (IsConnecting)
         {
-            CancelConnect();
+            _connector.Abandon();
             return true;
         }
         var engine = Engine;
@@ -249,25 +245,7 @@ public abstract class StreamClient : StreamConnection
 
     private protected override void DisposeConnection() => Disconnect();
 
-    private bool TryBeginConnect()
-    {
-        lock (_connectLock)
-        {
-            if (IsConnecting || !IsSocketDisposed)
-                return false;
-            IsConnecting = true;
-            return true;
-        }
-    }
-
-    private void EndConnecting()
-    {
-        lock (_connectLock)
-        {
-            IsConnecting = false;
-            _connectArgs = null;
-        }
-    }
+    private bool TryBeginConnect() => _connector.TryBegin(idle: IsSocketDisposed);
 
     /// <summary>
     /// For an address or socket-file endpoint, creates and prepares the socket and publishes it as <see cref="Socket"/>
@@ -292,87 +270,13 @@ public abstract class StreamClient : StreamConnection
         return socket;
     }
 
-    private Socket ConnectByName(DnsEndPoint endpoint)
-    {
-        SocketException? last = null;
-        foreach (var address in Dns.GetHostAddresses(endpoint.Host))
-        {
-            var socket = new Socket(address.AddressFamily, SocketType.Stream, ProtocolType.Tcp);
-            try
-            {
-                ConnectWithin(socket, new IPEndPoint(address, endpoint.Port));
-                return socket;
-            }
-            catch (SocketException e)
-            {
-                socket.Dispose();
-                last = e;
-            }
-        }
-        throw last ?? new SocketException((int)SocketError.HostNotFound);
-    }
-
-    /// <summary>The blocking connect, bounded by <see cref="OptionConnectTimeout"/> when one is set.</summary>
-    private void ConnectWithin(Socket socket, EndPoint endpoint)
-    {
-        var timeout = _connectTimeout;
-        if (timeout <= TimeSpan.Zero)
-        {
-            socket.Connect(endpoint);
-            return;
-        }
-        using var expired = new CancellationTokenSource(timeout);
-        try
-        {
-            socket.ConnectAsync(endpoint, expired.Token).AsTask().GetAwaiter().GetResult();
-        }
-        catch (OperationCanceledException)
-        {
-            throw new SocketException((int)SocketError.TimedOut);
-        }
-    }
-
     private async Task<bool> ConnectCoreAsync(Socket? created)
     {
-        var args = new AwaitableSocketArgs();
-        lock (_connectLock)
-            _connectArgs = args;
-        Socket? socket = null;
-        IoResult result;
-        _connectTimedOut = false;
-        var timeout = _connectTimeout;
-        using var timer = timeout > TimeSpan.Zero ? new Timer(static s => ((StreamClient)s!).ConnectExpired(), this, timeout, Timeout.InfiniteTimeSpan) : null;
-        try
-        {
-            if (created == null)
-            {
-                result = await args.ConnectByNameAsync((DnsEndPoint)Endpoint).ConfigureAwait(false);
-                socket = args.ConnectSocket;
-            }
-            else
-            {
-                socket = created;
-                result = await args.ConnectAsync(socket, Endpoint).ConfigureAwait(false);
-            }
-        }
-        catch (SocketException e)
-        {
-            result = IoResult.Failed(e.SocketErrorCode);
-        }
-        finally
-        {
-            lock (_connectLock)
-                _connectArgs = null;
-            args.Dispose();
-        }
-
+        var (result, socket) = await _connector.ConnectAsync(created, Endpoint, _connectTimeout).ConfigureAwait(false);
         if (!result.Succeeded || socket == null)
         {
             socket?.Dispose();
-            var error = result.Succeeded ? SocketError.NotConnected : result.Error;
-            if (_connectTimedOut && error == SocketError.OperationAborted)
-                error = SocketError.TimedOut;
-            ConnectFailed(error, raiseDisconnecting: false);
+            ConnectFailed(result.Succeeded ? SocketError.NotConnected : result.Error, raiseDisconnecting: false);
             return false;
         }
         if (!Connected(socket, startReceiving: true))
@@ -380,29 +284,6 @@ public abstract class StreamClient : StreamConnection
         // For TLS, "connected" means handshaked: the task completes after OnHandshaked.
         await _ready.ConfigureAwait(false);
         return IsConnected;
-    }
-
-    private void ConnectExpired()
-    {
-        _connectTimedOut = true;
-        CancelConnect();
-    }
-
-    private void CancelConnect()
-    {
-        AwaitableSocketArgs? args;
-        lock (_connectLock)
-            args = _connectArgs;
-        if (args == null)
-            return;
-        try
-        {
-            Socket.CancelConnectAsync(args);
-        }
-        catch (ObjectDisposedException)
-        {
-            // The attempt finished while we were cancelling it.
-        }
     }
 
     /// <summary>Prepares a new socket before it connects (TCP sets dual mode).</summary>
@@ -414,18 +295,20 @@ public abstract class StreamClient : StreamConnection
     private bool Connected(Socket socket, bool startReceiving)
     {
         Socket = socket;
+        IStreamTransport transport;
         try
         {
-            ApplyOptions(socket);
+            transport = CreateTransport(socket);
         }
         catch (SocketException e)
         {
+            // An option the socket refused (the factory sets them before it makes anything).
             socket.Dispose();
             ConnectFailed(e.SocketErrorCode, raiseDisconnecting: false);
             return false;
         }
-        var engine = CreateEngine(CreateTransport(socket));
-        EndConnecting();
+        var engine = CreateEngine(transport);
+        _connector.End();
         _ready = engine.StartConnected(startReceiving);
         // The synchronous Connect returns after the TLS handshake, as NetCoreServer's does.
         if (!startReceiving)
@@ -433,23 +316,17 @@ public abstract class StreamClient : StreamConnection
         return engine.IsConnected;
     }
 
-    /// <summary>Applies the client's socket options to a freshly connected socket.</summary>
-    /// <param name="socket">The connected socket.</param>
-    private protected virtual void ApplyOptions(Socket socket)
-    {
-    }
+    /// <summary>The TCP options the transport factory sets on a connected socket; null (none) but for TCP clients.</summary>
+    private protected virtual TcpOptions? TcpOptions => null;
 
-    /// <summary>
-    /// The transport for a connected socket: plain by default (on an event loop if <see cref="OptionEventLoops"/> asks
-    /// for them), TLS for secure clients.
-    /// </summary>
+    /// <summary>The transport for a connected socket (see <see cref="TransportFactory"/>); TLS for secure clients.</summary>
     /// <param name="socket">The connected socket.</param>
     /// <returns>The transport the engine will use.</returns>
-    private protected virtual IStreamTransport CreateTransport(Socket socket) => EpollTransport.Create(socket, OptionEventLoops);
+    private protected virtual IStreamTransport CreateTransport(Socket socket) => TransportFactory.Create(socket, OptionEventLoops, TcpOptions);
 
     private void ConnectFailed(SocketError error, bool raiseDisconnecting)
     {
-        EndConnecting();
+        _connector.End();
         if (!IsQuiet(error))
             OnError(error);
         if (raiseDisconnecting)

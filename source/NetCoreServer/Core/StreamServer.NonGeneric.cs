@@ -29,6 +29,9 @@ public abstract class StreamServer
     /// <summary>Bytes received by all sessions since the server started.</summary>
     public long BytesReceived => Interlocked.Read(ref _bytesReceived);
 
+    /// <summary>The one timer wheel of this server's connections (idle, keep-alive, header and close timeouts).</summary>
+    internal Core.TimerWheel Timers { get; } = new();
+
     private protected void ResetCounters()
     {
         Interlocked.Exchange(ref _bytesSent, 0);
@@ -44,13 +47,8 @@ public abstract class StreamServer
             Interlocked.Add(ref _bytesSent, sent);
     }
 
-    /// <summary>Applies the server's TCP options to an accepted socket (none for Unix sockets).</summary>
-    internal void ConfigureAccepted(Socket socket)
-    {
-        if (socket.AddressFamily == AddressFamily.Unix)
-            return;
-        Tcp.TcpSocketOptions.Apply(socket, OptionKeepAlive, OptionTcpKeepAliveTime, OptionTcpKeepAliveInterval, OptionTcpKeepAliveRetryCount, OptionNoDelay);
-    }
+    /// <summary>The TCP options the transport factory sets on an accepted socket (Unix sockets ignore them).</summary>
+    internal Transports.TcpOptions AcceptedTcpOptions => new(OptionKeepAlive, OptionTcpKeepAliveTime, OptionTcpKeepAliveInterval, OptionTcpKeepAliveRetryCount, OptionNoDelay);
 
     // The server's hooks for one session, after the session's own; the generic server casts to its session type.
     internal abstract void RaiseConnecting(StreamSession session);

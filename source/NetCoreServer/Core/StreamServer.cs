@@ -4,6 +4,8 @@ using System.Linq;
 using System.Net;
 using System.Net.Sockets;
 using NetCoreServer.Core;
+using NetCoreServer.Transports;
+using NetCoreServer.Transports.Tls;
 
 namespace NetCoreServer;
 

@@ -45,22 +45,18 @@ public abstract class StreamSession : StreamConnection
     /// </summary>
     internal System.Net.EndPoint? AdmittedEndPoint => Engine?.Transport.AdmittedEndPoint;
 
-    /// <summary>Takes an accepted socket: applies the server's socket options and makes the engine (no hooks yet; see <see cref="StreamSessionEngine.StartAccepted"/>).</summary>
+    /// <summary>Takes an accepted socket: its transport (with the server's socket options) and the engine (no hooks yet; see <see cref="StreamSessionEngine.StartAccepted"/>).</summary>
     internal StreamSessionEngine Accept(Socket socket, System.Net.EndPoint? admitted)
     {
-        Owner.ConfigureAccepted(socket);
         var transport = CreateTransport(socket);
         transport.AdmittedEndPoint = admitted;
         return CreateEngine(transport);
     }
 
-    /// <summary>
-    /// The transport for an accepted socket: plain sockets by default (on one of the server's event loops if it asks
-    /// for them), TLS for secure sessions.
-    /// </summary>
+    /// <summary>The transport for an accepted socket (see <see cref="TransportFactory"/>); TLS for secure sessions.</summary>
     /// <param name="socket">The accepted socket.</param>
     /// <returns>The transport the engine will use.</returns>
-    private protected virtual IStreamTransport CreateTransport(Socket socket) => EpollTransport.Create(socket, Owner.OptionEventLoops);
+    private protected virtual IStreamTransport CreateTransport(Socket socket) => TransportFactory.Create(socket, Owner.OptionEventLoops, Owner.AcceptedTcpOptions);
 
     internal void DisconnectForStop() => DisconnectEngine(NetCoreServer.DisconnectReason.ServerStopped);
 

@@ -55,4 +55,7 @@ internal interface IHttpServerSessionHost
     Task<bool> FlushAsync(CancellationToken cancellationToken);
 
     void Disconnect();
+
+    /// <summary>The wheel that times the connection's keep-alive, header and body timeouts: its server's.</summary>
+    TimerWheel Timers => TimerWheel.For((this as IStreamSessionHost)?.EngineOptions.Owner);
 }

@@ -6,6 +6,7 @@ using System.Security.Cryptography.X509Certificates;
 using NetCoreServer.Core;
 using NetCoreServer.Ssl;
 using NetCoreServer.Transports;
+using NetCoreServer.Transports.Tls;
 
 namespace NetCoreServer;
 
@@ -70,7 +71,8 @@ public partial class SslClient : IpStreamClient
     {
         var context = Context;
         var host = TargetHost ?? (Endpoint is DnsEndPoint dns ? dns.Host : Address);
-        return new TlsTransport(socket, (ssl, rejected, cancel) => ssl.AuthenticateAsClientAsync(context.CreateClientOptions(host, rejected), cancel), context.HandshakeTimeout, eventLoops: OptionEventLoops);
+        return TransportFactory.CreateTls(socket, OptionEventLoops, TcpOptions,
+            (ssl, rejected, cancel) => ssl.AuthenticateAsClientAsync(TlsHandshake.ClientOptions(context, host, rejected), cancel), context.HandshakeTimeout);
     }
 
     private protected override void NotifyHandshaking() => OnHandshaking();

@@ -6,6 +6,7 @@ using System.Security.Authentication;
 using System.Security.Cryptography.X509Certificates;
 using System.Threading;
 using System.Threading.Tasks;
+using NetCoreServer.Transports.Tls;
 
 namespace NetCoreServer;
 
@@ -117,6 +118,12 @@ public class SslContext
     /// <summary>How many server certificate contexts this context has built (one per certificate object, however many handshakes).</summary>
     internal int ServerCertificateContextsBuilt => Volatile.Read(ref _serverContextsBuilt);
 
+    /// <summary>The server's handshake with this context, one delegate for every session (see <see cref="TlsHandshake.ServerAsync"/>).</summary>
+    internal Func<SslStream, Action, CancellationToken, Task> ServerHandshake
+        => _serverHandshake ??= (ssl, rejected, cancellationToken) => TlsHandshake.ServerAsync(this, ssl, rejected, cancellationToken);
+
+    private Func<SslStream, Action, CancellationToken, Task>? _serverHandshake;
+
     /// <summary>
     /// The context every handshake presents <paramref name="certificate"/> with, built once and reused while the certificate
     /// object lives (a new one after <see cref="Certificate"/> is replaced by another object). Building it builds the
@@ -135,107 +142,4 @@ public class SslContext
         Interlocked.Increment(ref _serverContextsBuilt);
         return _serverContexts.GetValue(withKey, _ => context);
     }
-
-    /// <summary>
-    /// Runs the server's handshake on <paramref name="ssl"/>. With <see cref="ServerCertificateSelector"/> the certificate
-    /// is chosen once the client's hello names the host, and presented through its reused context like the fixed one.
-    /// </summary>
-    internal Task AuthenticateAsServerAsync(SslStream ssl, Action rejected, CancellationToken cancellationToken)
-    {
-        var options = CreateServerOptions(rejected, out var selector, out var fallback);
-        if (selector == null)
-            return ssl.AuthenticateAsServerAsync(options, cancellationToken);
-        var choice = new SniChoice(this, options, selector, fallback);
-        return ssl.AuthenticateAsServerAsync(
-            static (_, hello, state, _) => new ValueTask<SslServerAuthenticationOptions>(((SniChoice)state!).For(hello.ServerName)),
-            choice,
-            cancellationToken);
-    }
-
-    /// <summary>
-    /// The server's options for one handshake; <paramref name="rejected"/> runs when this side rejects the client's
-    /// certificate. With a selector the certificate is left out: <see cref="AuthenticateAsServerAsync"/> chooses it per host.
-    /// </summary>
-    internal SslServerAuthenticationOptions CreateServerOptions(Action rejected) => CreateServerOptions(rejected, out _, out _);
-
-    /// <summary>
-    /// The options read from this context when a handshake starts: with the certificate set when there is no selector,
-    /// without it (left to <see cref="SniChoice"/>) when there is one.
-    /// </summary>
-    private SslServerAuthenticationOptions CreateServerOptions(Action rejected, out Func<string?, X509Certificate?>? selector, out X509Certificate? fallback)
-    {
-        fallback = Certificate ?? (Certificates is { Count: > 0 } ? Certificates[0] : null);
-        selector = ServerCertificateSelector;
-        var options = new SslServerAuthenticationOptions
-        {
-            EnabledSslProtocols = Protocols,
-            ClientCertificateRequired = ClientCertificateRequired,
-            CertificateRevocationCheckMode = CheckCertificateRevocation ? X509RevocationMode.Online : X509RevocationMode.NoCheck,
-            // Without a callback and without a required client certificate nothing is validated: installing one would
-            // make the platform ask every client for a certificate.
-            RemoteCertificateValidationCallback = CertificateValidationCallback != null || ClientCertificateRequired
-                ? Recording(CertificateValidationCallback, rejected)
-                : null,
-            ApplicationProtocols = ApplicationProtocols is { Count: > 0 } ? new List<SslApplicationProtocol>(ApplicationProtocols) : null,
-        };
-        if (selector == null)
-            Present(options, fallback);
-        return options;
-    }
-
-    /// <summary>Sets the certificate the server presents: through its reused context, or as it is when it has no private key.</summary>
-    private void Present(SslServerAuthenticationOptions options, X509Certificate? certificate)
-    {
-        if (ServerCertificateContext(certificate) is { } context)
-            options.ServerCertificateContext = context;
-        else
-            options.ServerCertificate = certificate;
-    }
-
-    /// <summary>One handshake's SNI choice: the selector's certificate for the host the client named, else the fallback.</summary>
-    private sealed class SniChoice(SslContext owner, SslServerAuthenticationOptions options, Func<string?, X509Certificate?> selector, X509Certificate? fallback)
-    {
-        /// <summary>
-        /// The options with the certificate for <paramref name="serverName"/>, which is null when the client sent no name
-        /// (the platform reports that as an empty name).
-        /// </summary>
-        internal SslServerAuthenticationOptions For(string? serverName)
-        {
-            owner.Present(options, selector(string.IsNullOrEmpty(serverName) ? null : serverName) ?? fallback);
-            return options;
-        }
-    }
-
-    /// <summary>The client's options for one handshake; <paramref name="rejected"/> runs when this side rejects the server's certificate.</summary>
-    internal SslClientAuthenticationOptions CreateClientOptions(string targetHost, Action rejected)
-    {
-        X509CertificateCollection? clientCertificates = null;
-        if (Certificates is { Count: > 0 })
-            clientCertificates = Certificates;
-        else if (Certificate != null)
-            clientCertificates = new X509CertificateCollection { Certificate };
-        return new SslClientAuthenticationOptions
-        {
-            TargetHost = targetHost,
-            EnabledSslProtocols = Protocols,
-            ClientCertificates = clientCertificates,
-            CertificateRevocationCheckMode = CheckCertificateRevocation ? X509RevocationMode.Online : X509RevocationMode.NoCheck,
-            RemoteCertificateValidationCallback = Recording(CertificateValidationCallback, rejected),
-            ApplicationProtocols = ApplicationProtocols is { Count: > 0 } ? new List<SslApplicationProtocol>(ApplicationProtocols) : null,
-        };
-    }
-
-    /// <summary>
-    /// The validation as configured (the callback, or the platform's rule: no policy error at all), reporting a rejection
-    /// to <paramref name="rejected"/>: only this tells a refused certificate apart from other failures, which the platform
-    /// reports with the same exception type.
-    /// </summary>
-    private static RemoteCertificateValidationCallback Recording(RemoteCertificateValidationCallback? callback, Action rejected)
-        => (sender, certificate, chain, errors) =>
-        {
-            var valid = callback?.Invoke(sender, certificate, chain, errors) ?? errors == SslPolicyErrors.None;
-            if (!valid)
-                rejected();
-            return valid;
-        };
 }

@@ -1,5 +1,6 @@
 using System.Net;
 using NetCoreServer.Core;
+using NetCoreServer.Transports.Tls;
 
 namespace NetCoreServer;
 

@@ -31,13 +31,9 @@ public partial class SslSession : StreamSession
 
     private protected override IStreamTransport CreateTransport(Socket socket)
     {
-        var context = Server.Context;
-        var gate = Server.HandshakeGate;
-        TlsTransport? transport = null;
-        // Dropped as the oldest pending handshake: closing the transport fails the handshake under way.
-        var slot = gate.Enter(() => transport?.Close());
-        transport = new TlsTransport(socket, context.AuthenticateAsServerAsync, context.HandshakeTimeout, () => gate.Exit(slot), Server.OptionEventLoops);
-        return transport;
+        var server = Server;
+        var context = server.Context;
+        return TransportFactory.CreateTls(socket, server.OptionEventLoops, server.AcceptedTcpOptions, context.ServerHandshake, context.HandshakeTimeout, server.HandshakeGate);
     }
 
     private protected override void NotifyHandshaking()

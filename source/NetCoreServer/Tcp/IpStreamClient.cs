@@ -1,5 +1,6 @@
 using System.Net.Sockets;
 using NetCoreServer.Core;
+using NetCoreServer.Transports;
 
 namespace NetCoreServer;
 
@@ -41,6 +42,6 @@ public abstract class IpStreamClient : StreamClient
             socket.DualMode = OptionDualMode;
     }
 
-    private protected override void ApplyOptions(Socket socket)
-        => Tcp.TcpSocketOptions.Apply(socket, OptionKeepAlive, OptionTcpKeepAliveTime, OptionTcpKeepAliveInterval, OptionTcpKeepAliveRetryCount, OptionNoDelay);
+    private protected override TcpOptions? TcpOptions
+        => new TcpOptions(OptionKeepAlive, OptionTcpKeepAliveTime, OptionTcpKeepAliveInterval, OptionTcpKeepAliveRetryCount, OptionNoDelay);
 }

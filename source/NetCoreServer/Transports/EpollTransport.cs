@@ -60,13 +60,6 @@ internal sealed class EpollTransport : IStreamTransport, IValueTaskSource<IoResu
     private List<ArraySegment<byte>>? _gather;
 
     /// <summary>
-    /// The plain transport for a connected socket: served by one of the first <paramref name="eventLoops"/> event loops
-    /// when <see cref="TryCreate"/> gives one, else by the runtime's socket engine.
-    /// </summary>
-    public static IStreamTransport Create(Socket socket, int eventLoops)
-        => TryCreate(socket, eventLoops) ?? (IStreamTransport)new SocketTransport(socket);
-
-    /// <summary>
     /// The socket on one of the first <paramref name="eventLoops"/> event loops, or null (the runtime's engine serves it):
     /// when that is 0, when the system has no epoll, or when the socket cannot be registered (e.g. past the system's
     /// limit of watched descriptors).

@@ -1,4 +1,5 @@
 using System;
+using NetCoreServer.Core;
 
 namespace NetCoreServer.WebSockets;
 
@@ -35,4 +36,7 @@ internal interface IWsConnectionHost
 
     /// <summary>Closes the TCP connection at once, dropping what is queued (a peer that did not answer in time).</summary>
     void Abort(DisconnectReason reason);
+
+    /// <summary>The wheel that times the keep-alive and close timeouts: the server's, or the shared one of clients.</summary>
+    TimerWheel Timers => TimerWheel.For((this as IStreamSessionHost)?.EngineOptions.Owner);
 }

@@ -35,7 +35,7 @@ internal sealed partial class WsConnection : IStreamProtocol, IDisposable
     private WsFrameWriter? _compressor;
     private int _state;
     private bool _disposed;
-    private Timer? _timer;
+    private CallbackTimer? _timer;
 
     // Keep-alive: when the last byte arrived (Environment.TickCount64), and whether a ping is out unanswered.
     private long _lastReceived;
@@ -81,7 +81,7 @@ internal sealed partial class WsConnection : IStreamProtocol, IDisposable
             _disposed = true;
             _state = Closed;
             FlushHeldLocked();
-            _timer?.Dispose();
+            _timer?.Close();
             _compressor?.Dispose();
             _compressor = null;
         }
@@ -94,12 +94,12 @@ internal sealed partial class WsConnection : IStreamProtocol, IDisposable
         {
             if (_disposed)
                 return;
-            _timer ??= new Timer(static s => ((WsConnection)s!).OnTimer(), this, Timeout.Infinite, Timeout.Infinite);
-            _timer.Change(due, Timeout.InfiniteTimeSpan);
+            _timer ??= new CallbackTimer(_host.Timers, static s => ((WsConnection)s).OnTimer(), this);
+            _timer.Schedule(due);
         }
     }
 
-    /// <summary>The one timer: the close timeout once a close frame is out, the keep-alive clock before.</summary>
+    /// <summary>The one timer (an entry on the server's wheel): the close timeout once a close frame is out, the keep-alive clock before.</summary>
     private void OnTimer()
     {
         var state = Volatile.Read(ref _state);

@@ -29,6 +29,7 @@ public sealed class MicroBenchmarkTests
         ["HttpBenchmarks"] = ["ParseGet", "ParsePost", "ParseChunkedPost", "BuildGetResponse", "BuildResponseWithFields"],
         ["HttpResponseSendBenchmarks"] = ["SendResponseAsync", "SendResponse"],
         ["WebSocketBenchmarks"] = ["EncodeServer", "EncodeClient", "EncodeCompressed", "DecodeServerFrame", "DecodeClientFrame", "DecodeCompressed"],
+        ["TimerWheelBenchmarks"] = ["WheelReschedule", "TimerChange", "WheelScheduleCancel", "TimerChangeDisarm"],
     };
 
     [Test]

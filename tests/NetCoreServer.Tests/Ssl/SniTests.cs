@@ -6,6 +6,7 @@ using System.Security.Authentication;
 using System.Security.Cryptography.X509Certificates;
 using System.Threading.Tasks;
 using NetCoreServer.Certificates;
+using NetCoreServer.Transports.Tls;
 using NetCoreServer.Tests.Support;
 using NUnit.Framework;
 
@@ -172,7 +173,7 @@ public sealed class SniTests
     public void ACertificateWithoutItsPrivateKeyIsHandedToSslStreamAsItIs()
     {
         var context = new SslContext(SslProtocols.Tls13, X509CertificateLoader.LoadCertificate(s_alpha.RawData));
-        var options = context.CreateServerOptions(() => { });
+        var options = TlsHandshake.ServerOptions(context, () => { });
         Assert.That(options.ServerCertificateContext, Is.Null);
         Assert.That(options.ServerCertificate, Is.SameAs(context.Certificate), "SslStream looks its key up in the stores");
         Assert.That(context.ServerCertificateContextsBuilt, Is.EqualTo(0));

@@ -8,6 +8,7 @@ using System.Security.Authentication;
 using System.Security.Cryptography.X509Certificates;
 using System.Threading.Tasks;
 using NetCoreServer.Certificates;
+using NetCoreServer.Transports.Tls;
 using NetCoreServer.Tests.Support;
 using NUnit.Framework;
 
@@ -273,10 +274,10 @@ public sealed class TlsTests
         var first = DevelopmentCertificates.CreateServer(s_authority);
         var second = DevelopmentCertificates.CreateServer(s_authority);
         var context = new SslContext(SslProtocols.Tls12 | SslProtocols.Tls13, first);
-        var built = context.CreateServerOptions(() => { }).ServerCertificateContext;
+        var built = TlsHandshake.ServerOptions(context, () => { }).ServerCertificateContext;
         Assert.That(built, Is.Not.Null, "a certificate with its key is handed to SslStream as a prepared context");
         Assert.That(built!.TargetCertificate.Thumbprint, Is.EqualTo(first.Thumbprint));
-        Assert.That(context.CreateServerOptions(() => { }).ServerCertificateContext, Is.SameAs(built), "the second handshake reuses it");
+        Assert.That(TlsHandshake.ServerOptions(context, () => { }).ServerCertificateContext, Is.SameAs(built), "the second handshake reuses it");
 
         // Many handshakes (both versions) on one server all present the certificate through that one context.
         var transport = new SslTestTransport(() => context, () => Client());
@@ -291,16 +292,16 @@ public sealed class TlsTests
                 await Wait.For(client.Received.Reaches(4), $"echo {i}");
             }
         }
-        Assert.That(context.CreateServerOptions(() => { }).ServerCertificateContext, Is.SameAs(built), "still the one built first");
+        Assert.That(TlsHandshake.ServerOptions(context, () => { }).ServerCertificateContext, Is.SameAs(built), "still the one built first");
 
         context.Certificate = second;
-        var rebuilt = context.CreateServerOptions(() => { }).ServerCertificateContext;
+        var rebuilt = TlsHandshake.ServerOptions(context, () => { }).ServerCertificateContext;
         Assert.That(rebuilt, Is.Not.SameAs(built), "a replaced certificate gets its own context");
         Assert.That(rebuilt!.TargetCertificate.Thumbprint, Is.EqualTo(second.Thumbprint));
 
         // Without its private key the certificate goes to SslStream as it is, which looks the key up in the stores.
         context.Certificate = X509CertificateLoader.LoadCertificate(first.RawData);
-        var withoutKey = context.CreateServerOptions(() => { });
+        var withoutKey = TlsHandshake.ServerOptions(context, () => { });
         Assert.That(withoutKey.ServerCertificateContext, Is.Null);
         Assert.That(withoutKey.ServerCertificate, Is.SameAs(context.Certificate));
     }

@@ -3,7 +3,7 @@ using System.Collections.Generic;
 using System.Threading;
 using System.Threading.Tasks;
 
-namespace NetCoreServer.Core;
+namespace NetCoreServer.Transports.Tls;
 
 /// <summary>
 /// Counts a server's handshakes under way against a cap. At the cap, either the accept loop waits for room (new

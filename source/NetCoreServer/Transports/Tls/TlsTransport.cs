@@ -10,19 +10,16 @@ using System.Threading;
 using System.Threading.Tasks;
 using NetCoreServer.Core;
 
-namespace NetCoreServer.Transports;
+namespace NetCoreServer.Transports.Tls;
 
 /// <summary>
-/// TLS over a connected socket: SslStream on a NetworkStream. The engine, queue and hooks are the same as for
-/// plain sockets; only the I/O differs. The engine runs the handshake once (<see cref="HandshakeAsync"/>) and starts
-/// no read or write before it succeeded. Errors are mapped to SocketError values so the engine treats a broken TLS
-/// stream like a broken socket.
+/// TLS over any plain transport (socket or event loop): SslStream on a <see cref="TransportStream"/> of the inner one.
+/// The engine runs the handshake once (<see cref="HandshakeAsync"/>) and starts no read or write before it succeeded.
+/// Errors are mapped to SocketError values so the engine treats a broken TLS stream like a broken socket.
 /// </summary>
 internal sealed class TlsTransport : IStreamTransport, ITlsInfo
 {
-    private readonly Socket _socket;
-    // The socket's event-loop transport when it is on one (OptionEventLoops), else null: the runtime's engine serves it.
-    private readonly EpollTransport? _loop;
+    private readonly IStreamTransport _inner;
     private readonly SslStream _ssl;
     private readonly Func<SslStream, Action, CancellationToken, Task> _authenticate;
     private readonly TimeSpan _handshakeTimeout;
@@ -33,27 +30,29 @@ internal sealed class TlsTransport : IStreamTransport, ITlsInfo
     // Made by the first receive that does not complete at once.
     private ReceiveRelay? _relay;
 
-    /// <param name="socket">The connected socket.</param>
+    /// <param name="inner">The plain transport TLS runs over; this transport owns it from now on.</param>
     /// <param name="authenticate">Runs the handshake; it calls its action when this side rejects the peer's certificate.</param>
     /// <param name="handshakeTimeout">How long the handshake may take.</param>
     /// <param name="handshakeEnded">Runs once when the handshake ended or can no longer run (the transport closed first).</param>
-    /// <param name="eventLoops">The event loops asked for (OptionEventLoops): above 0, TLS runs over the socket on one of them.</param>
-    public TlsTransport(Socket socket, Func<SslStream, Action, CancellationToken, Task> authenticate, TimeSpan handshakeTimeout, Action? handshakeEnded = null, int eventLoops = 0)
+    public TlsTransport(IStreamTransport inner, Func<SslStream, Action, CancellationToken, Task> authenticate, TimeSpan handshakeTimeout, Action? handshakeEnded = null)
     {
-        _socket = socket;
-        _loop = EpollTransport.TryCreate(socket, eventLoops);
-        _ssl = new SslStream(_loop != null ? new LoopStream(_loop) : new NetworkStream(socket, ownsSocket: true), leaveInnerStreamOpen: false);
+        _inner = inner;
+        _ssl = new SslStream(new TransportStream(inner), leaveInnerStreamOpen: false);
         _authenticate = authenticate;
         _handshakeTimeout = handshakeTimeout;
         _handshakeEnded = handshakeEnded;
     }
 
-    public Socket Socket => _socket;
+    public Socket? Socket => _inner.Socket;
 
     public ITlsInfo Tls => this;
 
-    /// <summary>The endpoint a server admitted the connection from (see IStreamTransport).</summary>
-    public System.Net.EndPoint? AdmittedEndPoint { get; set; }
+    /// <summary>The endpoint a server admitted the connection from (see IStreamTransport), kept by the inner transport.</summary>
+    public System.Net.EndPoint? AdmittedEndPoint
+    {
+        get => _inner.AdmittedEndPoint;
+        set => _inner.AdmittedEndPoint = value;
+    }
 
     public bool IsHandshaked => _handshaked;
 
@@ -226,14 +225,7 @@ internal sealed class TlsTransport : IStreamTransport, ITlsInfo
             // The peer is gone, or TLS refused the alert (OpenSSL: "shutdown while in init" when a post-handshake
             // message is in flight). Either way the FIN or the close that follows ends the stream; nothing to report.
         }
-        try
-        {
-            _socket.Shutdown(SocketShutdown.Send);
-        }
-        catch (Exception)
-        {
-            // Already reset or closed: nothing left to flush.
-        }
+        await _inner.ShutdownSendAsync().ConfigureAwait(false);
     }
 
     public void Close()
@@ -242,11 +234,8 @@ internal sealed class TlsTransport : IStreamTransport, ITlsInfo
             return;
         // A handshake that never started (or is being aborted now) gives its slot back with the connection.
         EndHandshake();
-        // Disposing the socket first completes pending reads and writes at once; then the stream releases its buffers.
-        if (_loop != null)
-            _loop.Close();
-        else
-            _socket.Dispose();
+        // Closing the inner transport first completes pending reads and writes at once; then the stream releases its buffers.
+        _inner.Close();
         try
         {
             _ssl.Dispose();
@@ -257,9 +246,7 @@ internal sealed class TlsTransport : IStreamTransport, ITlsInfo
         }
     }
 
-    public void Dispose()
-    {
-    }
+    public void Dispose() => _inner.Dispose();
 
     private SocketError Classify(Exception exception)
     {
