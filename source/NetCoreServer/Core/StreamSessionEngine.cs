@@ -432,17 +432,15 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
 
     private void ArmDisconnectTimer(TimeSpan timeout)
     {
-        // Created running: if it fires before it is published, the timeout simply closes the connection early.
-        var timer = new Timer(static s => ((StreamSessionEngine)s!).OnDisconnectTimeout(), this, timeout, Timeout.InfiniteTimeSpan);
+        var timer = new CallbackTimer(TimerWheel.For(Options.Owner), static s => ((StreamSessionEngine)s).OnDisconnectTimeout(), this);
         lock (this)
         {
-            if (!Closed && _side?.DisconnectTimer == null)
-            {
-                Side.DisconnectTimer = timer;
+            if (Closed || _side?.DisconnectTimer != null)
                 return;
-            }
+            Side.DisconnectTimer = timer;
         }
-        timer.Dispose();
+        // Armed once published: a close in between has closed the entry, and the schedule does nothing.
+        timer.Schedule(timeout);
     }
 
     private void OnDisconnectTimeout()
@@ -458,7 +456,7 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
     /// <summary>Closes the socket (once): the loops end, queued sends fail, and the engine finishes when both have stopped.</summary>
     internal void CloseTransport()
     {
-        Timer? timer;
+        CallbackTimer? timer;
         lock (this)
         {
             if (Closed)
@@ -470,7 +468,7 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
         }
         // A receive loop paused for backpressure is released, to end.
         _receive.OnClosed(this);
-        timer?.Dispose();
+        timer?.Close();
         _transport.Close();
         SenderIfAny?.FailQueued();
         TryFinish();
@@ -595,6 +593,6 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
     {
         public TaskCompletionSource? Completion;
 
-        public Timer? DisconnectTimer;
+        public CallbackTimer? DisconnectTimer;
     }
 }
