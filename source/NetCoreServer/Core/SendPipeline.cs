@@ -103,6 +103,36 @@ internal sealed class SendPipeline : IThreadPoolWorkItem
     }
 
     /// <summary>
+    /// Queues <paramref name="message"/> as one unit, written by itself under the lock after its
+    /// <see cref="IMessageWriter.Commit"/>; refused as <see cref="Enqueue"/> is, or NotConnected when it does not commit.
+    /// The options are read once: this is the path of every WebSocket frame.
+    /// </summary>
+    public SendStatus EnqueueWritten<T>(scoped ref T message)
+        where T : IMessageWriter, allows ref struct
+    {
+        var length = message.Length;
+        var options = Options;
+        bool start;
+        lock (_engine)
+        {
+            MaterializeLocked();
+            var status = CheckAcceptLocked(length, options);
+            if (status != SendStatus.Accepted)
+                return status;
+            if (!message.Commit())
+                return SendStatus.NotConnected;
+            var writer = new QueueWriter(_queue, options.SendBufferSize);
+            message.WriteTo(ref writer);
+            Debug.Assert(writer.Written == length, "a message writes exactly its length");
+            start = AcceptedLocked(length, mayHold: true, options);
+        }
+        _backpressure.Notify();
+        if (start)
+            RunSendLoop();
+        return SendStatus.Accepted;
+    }
+
+    /// <summary>
     /// Like <see cref="Enqueue"/>, but the body is queued by reference: its bytes must stay unchanged until sent. Once
     /// accepted, <paramref name="bodyOwner"/> is disposed when the body has been sent or dropped; when refused, the caller keeps it.
     /// </summary>
@@ -372,11 +402,13 @@ internal sealed class SendPipeline : IThreadPoolWorkItem
             _queue.Append(body, chunk);
     }
 
-    private SendStatus CheckAcceptLocked(int length)
+    private SendStatus CheckAcceptLocked(int length) => CheckAcceptLocked(length, Options);
+
+    private SendStatus CheckAcceptLocked(int length, EngineOptions options)
     {
         if (!_engine.AcceptsSends)
             return SendStatus.NotConnected;
-        var limit = Options.SendBufferLimit;
+        var limit = options.SendBufferLimit;
         if (limit > 0 && _queue.Bytes + _queue.Sending + length > limit)
             return SendStatus.LimitReached;
         return SendStatus.Accepted;
@@ -386,11 +418,13 @@ internal sealed class SendPipeline : IThreadPoolWorkItem
     /// Counts accepted bytes; true when the caller must start the send loop. A send that is waited for never stays
     /// behind the cork (<paramref name="mayHold"/> false): it starts the loop, taking what the cork held with it.
     /// </summary>
-    private bool AcceptedLocked(int length, bool mayHold)
+    private bool AcceptedLocked(int length, bool mayHold) => AcceptedLocked(length, mayHold, Options);
+
+    private bool AcceptedLocked(int length, bool mayHold, EngineOptions options)
     {
         _queue.AcceptedTotal += length;
         _backpressure.RaiseLocked(_queue.Bytes + _queue.Sending);
-        if (Running || !_engine.Ready || (mayHold && SendCork.Holds(_engine) && _queue.Bytes < SendCork.LimitFor(Options)))
+        if (Running || !_engine.Ready || (mayHold && SendCork.Holds(_engine) && _queue.Bytes < SendCork.LimitFor(options)))
             return false;
         Running = true;
         return true;
