@@ -2,11 +2,15 @@ using System;
 
 namespace NetCoreServer.Core;
 
-/// <summary>Where an <see cref="IMessageWriter"/> writes: the end of a connection's send queue, under the session lock.</summary>
+/// <summary>
+/// Where an <see cref="IMessageWriter"/> writes: the end of a connection's send queue under the session lock, or the
+/// free room of the cork's stage (<see cref="CorkStage"/>) under the stage's lock.
+/// </summary>
 internal ref struct QueueWriter
 {
-    private readonly SendQueue _queue;
+    private readonly SendQueue? _queue;
     private readonly int _chunkSize;
+    private readonly Span<byte> _room;
 
     public QueueWriter(SendQueue queue, int chunkSize)
     {
@@ -14,13 +18,18 @@ internal ref struct QueueWriter
         _chunkSize = chunkSize;
     }
 
+    public QueueWriter(Span<byte> room) => _room = room;
+
     /// <summary>Bytes written so far.</summary>
     public int Written { get; private set; }
 
-    /// <summary>Copies <paramref name="data"/> to the end of the queue.</summary>
+    /// <summary>Copies <paramref name="data"/> to the end of the queue (or of the stage).</summary>
     public void Write(scoped ReadOnlySpan<byte> data)
     {
-        _queue.Append(data, _chunkSize);
+        if (_queue != null)
+            _queue.Append(data, _chunkSize);
+        else
+            data.CopyTo(_room[Written..]);
         Written += data.Length;
     }
 }

@@ -23,6 +23,8 @@ internal sealed class SendPipeline : IThreadPoolWorkItem
     private readonly SendQueue _queue = new();
     private readonly Backpressure _backpressure;
     private SendWaiters? _waiters;
+    // The receive thread's stage while it holds frames for this pipeline (CorkStage); written under the stage's lock.
+    private CorkStage? _stage;
     private int _flags;
     // OnEmpty hooks running: the engine does not finish under one.
     private short _emptyRaising;
@@ -53,7 +55,7 @@ internal sealed class SendPipeline : IThreadPoolWorkItem
         {
             lock (_engine)
             {
-                MaterializeLocked();
+                SettleLocked();
                 return _queue.Bytes;
             }
         }
@@ -66,7 +68,7 @@ internal sealed class SendPipeline : IThreadPoolWorkItem
     public long BytesSent => _queue.ReadSent();
 
     /// <summary>Nothing accepted waits and no sender runs; under the lock.</summary>
-    public bool IsDrainedLocked => !Running && _queue.IsEmpty;
+    public bool IsDrainedLocked => !Running && _queue.IsEmpty && Volatile.Read(ref _stage) == null;
 
     /// <summary>Nothing here holds a finish back: no sender, or it waits in a transport call, and no OnEmpty runs; under the lock.</summary>
     public bool QuiescentLocked => (!Running || Has(Flag.Parked)) && _emptyRaising == 0;
@@ -89,7 +91,7 @@ internal sealed class SendPipeline : IThreadPoolWorkItem
         bool start;
         lock (_engine)
         {
-            MaterializeLocked();
+            SettleLocked();
             var status = CheckAcceptLocked(head.Length + body.Length);
             if (status != SendStatus.Accepted)
                 return status;
@@ -112,10 +114,16 @@ internal sealed class SendPipeline : IThreadPoolWorkItem
     {
         var length = message.Length;
         var options = Options;
+        if (SendCork.Holds(_engine))
+        {
+            var staged = TryStage(ref message, length, options);
+            if (staged.HasValue)
+                return staged.Value;
+        }
         bool start;
         lock (_engine)
         {
-            MaterializeLocked();
+            SettleLocked();
             var status = CheckAcceptLocked(length, options);
             if (status != SendStatus.Accepted)
                 return status;
@@ -141,7 +149,7 @@ internal sealed class SendPipeline : IThreadPoolWorkItem
         bool start;
         lock (_engine)
         {
-            MaterializeLocked();
+            SettleLocked();
             var status = CheckAcceptLocked(head.Length + body.Count);
             if (status != SendStatus.Accepted)
                 return status;
@@ -165,7 +173,7 @@ internal sealed class SendPipeline : IThreadPoolWorkItem
         bool start;
         lock (_engine)
         {
-            MaterializeLocked();
+            SettleLocked();
             status = CheckAcceptLocked(data.Length);
             if (status != SendStatus.Accepted)
                 return Task.FromResult(false);
@@ -186,7 +194,7 @@ internal sealed class SendPipeline : IThreadPoolWorkItem
         bool start;
         lock (_engine)
         {
-            MaterializeLocked();
+            SettleLocked();
             if (!Running && _queue.IsEmpty)
                 return Task.FromResult(_engine.State is SessionState.Connected or SessionState.Disconnecting);
             if (_engine.Closed)
@@ -218,7 +226,7 @@ internal sealed class SendPipeline : IThreadPoolWorkItem
         {
             if (!_engine.AcceptsSends)
                 return 0;
-            MaterializeLocked();
+            SettleLocked();
             var onLoop = Transports.EventLoop.IsLoopThread;
             direct = _engine.Ready && !Running && _queue.IsEmpty && !onLoop;
             if (direct)
@@ -262,7 +270,7 @@ internal sealed class SendPipeline : IThreadPoolWorkItem
         bool start, empty;
         lock (_engine)
         {
-            MaterializeLocked();
+            SettleLocked();
             empty = !Running && _queue.IsEmpty;
             start = !Running && !_queue.IsEmpty && !_engine.Closed;
             if (start)
@@ -277,11 +285,63 @@ internal sealed class SendPipeline : IThreadPoolWorkItem
     /// <summary>Starts sending what the cork holds now (the read has been handled, or the connection is about to close).</summary>
     public void SendHeld()
     {
-        bool start;
+        bool start, idle;
         lock (_engine)
+        {
+            SettleLocked();
             start = StartHeldLocked();
+            idle = !start && !Running && _engine.State != SessionState.Connected;
+        }
         if (start)
             RunSendLoop();
+        else if (idle)
+            // A disconnect that found the queue empty while frames were staged waits for them: they are moved now.
+            _engine.BeginShutdownIfDrained();
+    }
+
+    /// <summary>Moves what this thread staged into the queue (before a multicast from a hook), without starting the loop.</summary>
+    public void Settle()
+    {
+        lock (_engine)
+            SettleLocked();
+    }
+
+    /// <summary>
+    /// A corked frame goes to this thread's stage, without the session lock: null when it must take the locked path (the
+    /// stage is another connection's, full, or the limits are near), else its outcome.
+    /// </summary>
+    private SendStatus? TryStage<T>(scoped ref T message, int length, EngineOptions options)
+        where T : IMessageWriter, allows ref struct
+    {
+        // A racy look at the queue (it only grows under the session lock, and the loop shrinks it): near a limit the locked path decides.
+        long room = CorkStage.Capacity;
+        var queued = _queue.Bytes;
+        room = Math.Min(room, SendCork.LimitFor(options) - queued);
+        var limit = options.SendBufferLimit;
+        if (limit > 0)
+            room = Math.Min(room, limit - queued - _queue.ReadSending());
+        var stage = SendCork.Stage;
+        lock (stage)
+        {
+            var owner = stage.Owner;
+            if ((owner != null && owner != this) || stage.Length + length > room)
+                return null;
+            if (owner == null)
+            {
+                stage.Attach(this);
+                // Published before the checks below: a close or a disconnect either sees the stage and moves it, or is seen by them.
+                Interlocked.Exchange(ref _stage, stage);
+            }
+            if (!_engine.AcceptsSends)
+                return null;
+            if (!message.Commit())
+                return SendStatus.NotConnected;
+            var writer = new QueueWriter(stage.Room(length));
+            message.WriteTo(ref writer);
+            Debug.Assert(writer.Written == length, "a message writes exactly its length");
+            stage.Advance(length);
+        }
+        return SendStatus.Accepted;
     }
 
     /// <summary>True when the caller must run the send loop for what waits in the queue.</summary>
@@ -372,9 +432,58 @@ internal sealed class SendPipeline : IThreadPoolWorkItem
         lock (_engine)
         {
             _queue.Clear();
+            DropStagedLocked();
             failed = _waiters?.TakeAllLocked();
         }
         SendWaiters.Complete(failed, delivered: false);
+    }
+
+    /// <summary>
+    /// Before a send, flush or count that must not pass what the receive thread staged: moves the published multicast
+    /// messages, then the staged bytes, into the queue; under the lock. The send loop does not call it: it leaves a
+    /// corked read's frames to the end of the read.
+    /// </summary>
+    private void SettleLocked()
+    {
+        MaterializeLocked();
+        var stage = Volatile.Read(ref _stage);
+        if (stage == null)
+            return;
+        int moved;
+        lock (stage)
+        {
+            if (stage.Owner != this)
+            {
+                Volatile.Write(ref _stage, null);
+                return;
+            }
+            moved = stage.Length;
+            // Bytes staged while the connection was being torn down are dropped with the queue.
+            if (moved > 0 && !_engine.Closed)
+                _queue.Append(stage.Staged, Options.SendBufferSize);
+            else
+                moved = 0;
+            stage.Detach();
+            Volatile.Write(ref _stage, null);
+        }
+        if (moved == 0)
+            return;
+        _queue.AcceptedTotal += moved;
+        _backpressure.RaiseLocked(_queue.Bytes + _queue.Sending);
+    }
+
+    /// <summary>Drops what is staged for this pipeline (the socket closed); under the lock.</summary>
+    private void DropStagedLocked()
+    {
+        var stage = Volatile.Read(ref _stage);
+        if (stage == null)
+            return;
+        lock (stage)
+        {
+            if (stage.Owner == this)
+                stage.Detach();
+            Volatile.Write(ref _stage, null);
+        }
     }
 
     /// <summary>Moves the published multicast messages into the queue; under the lock.</summary>

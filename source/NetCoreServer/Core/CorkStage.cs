@@ -1,0 +1,57 @@
+using System;
+using System.Buffers;
+
+namespace NetCoreServer.Core;
+
+/// <summary>
+/// The cork's staging area, one per receive thread: the frames the hooks of one read send to the connection whose read
+/// the thread delivers, written here without the session lock and moved into that connection's send queue in one step
+/// (<see cref="SendPipeline.SendHeld"/> when the read has been handled, or the first send, flush or multicast that
+/// must not pass them). A running send loop does not take them meanwhile, and no per-frame lock is shared with it.
+/// </summary>
+/// <remarks>
+/// Lock discipline: <see cref="Owner"/>, <see cref="Length"/> and the buffer are guarded by this object's monitor. The
+/// receive thread takes only that lock to append; whoever moves the bytes takes the owner's session lock first, then
+/// this one (never the other way round). Bytes are staged only while attached to an owner, which the pipeline
+/// publishes (its stage field) before it reads whether it may still send; see SendPipeline.TryStage.
+/// </remarks>
+internal sealed class CorkStage
+{
+    /// <summary>The most bytes staged; a send that does not fit goes into the queue under the session lock, after what is staged.</summary>
+    internal const int Capacity = 32 * 1024;
+
+    private byte[]? _buffer;
+
+    /// <summary>The pipeline the staged bytes belong to, or null when nothing is staged (or attached).</summary>
+    public SendPipeline? Owner { get; private set; }
+
+    /// <summary>Bytes staged.</summary>
+    public int Length { get; private set; }
+
+    /// <summary>Starts staging for <paramref name="owner"/>: rents the buffer (given back by <see cref="Detach"/>).</summary>
+    public void Attach(SendPipeline owner)
+    {
+        Owner = owner;
+        _buffer ??= ArrayPool<byte>.Shared.Rent(Capacity);
+    }
+
+    /// <summary>The free room, for <paramref name="length"/> more bytes.</summary>
+    public Span<byte> Room(int length) => _buffer.AsSpan(Length, length);
+
+    /// <summary>Counts <paramref name="length"/> bytes written into <see cref="Room"/>.</summary>
+    public void Advance(int length) => Length += length;
+
+    /// <summary>The staged bytes, valid until <see cref="Detach"/>.</summary>
+    public ReadOnlySpan<byte> Staged => _buffer.AsSpan(0, Length);
+
+    /// <summary>Forgets the staged bytes and the owner, and gives the buffer back.</summary>
+    public void Detach()
+    {
+        Owner = null;
+        Length = 0;
+        var buffer = _buffer;
+        _buffer = null;
+        if (buffer != null)
+            ArrayPool<byte>.Shared.Return(buffer);
+    }
+}
