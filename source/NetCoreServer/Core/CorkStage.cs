@@ -1,12 +1,11 @@
 using System;
-using System.Buffers;
 
 namespace NetCoreServer.Core;
 
 /// <summary>
 /// The cork's staging area, one per receive thread: the frames the hooks of one read send to the connection whose read
 /// the thread delivers, written here without the session lock and moved into that connection's send queue in one step
-/// (<see cref="SendPipeline.SendHeld"/> when the read has been handled, or the first send, flush or multicast that
+/// as a chunk the queue adopts, not copied again (<see cref="SendPipeline.SendHeld"/> when the read has been handled, or the first send, flush or multicast that
 /// must not pass them). A running send loop does not take them meanwhile, and no per-frame lock is shared with it.
 /// </summary>
 /// <remarks>
@@ -17,9 +16,6 @@ namespace NetCoreServer.Core;
 /// </remarks>
 internal sealed class CorkStage
 {
-    /// <summary>The most bytes staged; a send that does not fit goes into the queue under the session lock, after what is staged.</summary>
-    internal const int Capacity = 32 * 1024;
-
     private byte[]? _buffer;
 
     /// <summary>The pipeline the staged bytes belong to, or null when nothing is staged (or attached).</summary>
@@ -28,11 +24,14 @@ internal sealed class CorkStage
     /// <summary>Bytes staged.</summary>
     public int Length { get; private set; }
 
-    /// <summary>Starts staging for <paramref name="owner"/>: rents the buffer (given back by <see cref="Detach"/>).</summary>
-    public void Attach(SendPipeline owner)
+    /// <summary>The most bytes the buffer takes.</summary>
+    public int Capacity => _buffer?.Length ?? 0;
+
+    /// <summary>Starts staging for <paramref name="owner"/> into a buffer of the queue's chunk size, which the queue adopts (<see cref="Take"/>).</summary>
+    public void Attach(SendPipeline owner, int chunkSize)
     {
         Owner = owner;
-        _buffer ??= ArrayPool<byte>.Shared.Rent(Capacity);
+        _buffer ??= EngineBuffers.Rent(chunkSize);
     }
 
     /// <summary>The free room, for <paramref name="length"/> more bytes.</summary>
@@ -41,17 +40,14 @@ internal sealed class CorkStage
     /// <summary>Counts <paramref name="length"/> bytes written into <see cref="Room"/>.</summary>
     public void Advance(int length) => Length += length;
 
-    /// <summary>The staged bytes, valid until <see cref="Detach"/>.</summary>
-    public ReadOnlySpan<byte> Staged => _buffer.AsSpan(0, Length);
-
-    /// <summary>Forgets the staged bytes and the owner, and gives the buffer back.</summary>
-    public void Detach()
+    /// <summary>Detaches and hands over the buffer with its <paramref name="length"/> staged bytes (null when none was rented); the taker returns it.</summary>
+    public byte[]? Take(out int length)
     {
+        var buffer = _buffer;
+        length = Length;
+        _buffer = null;
         Owner = null;
         Length = 0;
-        var buffer = _buffer;
-        _buffer = null;
-        if (buffer != null)
-            ArrayPool<byte>.Shared.Return(buffer);
+        return buffer;
     }
 }

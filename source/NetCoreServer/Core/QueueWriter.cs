@@ -23,6 +23,16 @@ internal ref struct QueueWriter
     /// <summary>Bytes written so far.</summary>
     public int Written { get; private set; }
 
+    /// <summary>The next <paramref name="length"/> bytes to write into directly (then <see cref="Advance"/>); false at the queue, which copies.</summary>
+    public readonly bool TryGetSpan(int length, out Span<byte> span)
+    {
+        span = _queue == null ? _room.Slice(Written, length) : default;
+        return _queue == null;
+    }
+
+    /// <summary>Counts <paramref name="length"/> bytes written into the span of <see cref="TryGetSpan"/>.</summary>
+    public void Advance(int length) => Written += length;
+
     /// <summary>Copies <paramref name="data"/> to the end of the queue (or of the stage).</summary>
     public void Write(scoped ReadOnlySpan<byte> data)
     {

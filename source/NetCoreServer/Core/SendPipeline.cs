@@ -314,25 +314,27 @@ internal sealed class SendPipeline : IThreadPoolWorkItem
         where T : IMessageWriter, allows ref struct
     {
         // A racy look at the queue (it only grows under the session lock, and the loop shrinks it): near a limit the locked path decides.
-        long room = CorkStage.Capacity;
         var queued = _queue.Bytes;
-        room = Math.Min(room, SendCork.LimitFor(options) - queued);
+        var room = SendCork.LimitFor(options) - queued;
         var limit = options.SendBufferLimit;
         if (limit > 0)
-            room = Math.Min(room, limit - queued - _queue.ReadSending());
+            room = Math.Min(room, limit - queued - _queue.Sending);
+        var chunk = Math.Max(SendQueue.MinChunkSize, options.SendBufferSize);
+        if (length > room || length > chunk)
+            return null;
         var stage = SendCork.Stage;
         lock (stage)
         {
             var owner = stage.Owner;
-            if ((owner != null && owner != this) || stage.Length + length > room)
-                return null;
-            if (owner == null)
+            if (owner != this)
             {
-                stage.Attach(this);
+                if (owner != null)
+                    return null;
+                stage.Attach(this, chunk);
                 // Published before the checks below: a close or a disconnect either sees the stage and moves it, or is seen by them.
                 Interlocked.Exchange(ref _stage, stage);
             }
-            if (!_engine.AcceptsSends)
+            if (stage.Length + length > Math.Min(room, stage.Capacity) || !_engine.AcceptsSends)
                 return null;
             if (!message.Commit())
                 return SendStatus.NotConnected;
@@ -449,25 +451,24 @@ internal sealed class SendPipeline : IThreadPoolWorkItem
         var stage = Volatile.Read(ref _stage);
         if (stage == null)
             return;
+        byte[]? buffer;
         int moved;
         lock (stage)
         {
-            if (stage.Owner != this)
-            {
-                Volatile.Write(ref _stage, null);
-                return;
-            }
-            moved = stage.Length;
-            // Bytes staged while the connection was being torn down are dropped with the queue.
-            if (moved > 0 && !_engine.Closed)
-                _queue.Append(stage.Staged, Options.SendBufferSize);
-            else
-                moved = 0;
-            stage.Detach();
             Volatile.Write(ref _stage, null);
+            if (stage.Owner != this)
+                return;
+            buffer = stage.Take(out moved);
         }
-        if (moved == 0)
+        if (buffer == null)
             return;
+        // Bytes staged while the connection was being torn down are dropped with the queue.
+        if (moved == 0 || _engine.Closed)
+        {
+            EngineBuffers.Return(buffer);
+            return;
+        }
+        _queue.Adopt(buffer, moved);
         _queue.AcceptedTotal += moved;
         _backpressure.RaiseLocked(_queue.Bytes + _queue.Sending);
     }
@@ -478,12 +479,15 @@ internal sealed class SendPipeline : IThreadPoolWorkItem
         var stage = Volatile.Read(ref _stage);
         if (stage == null)
             return;
+        byte[]? buffer = null;
         lock (stage)
         {
-            if (stage.Owner == this)
-                stage.Detach();
             Volatile.Write(ref _stage, null);
+            if (stage.Owner == this)
+                buffer = stage.Take(out _);
         }
+        if (buffer != null)
+            EngineBuffers.Return(buffer);
     }
 
     /// <summary>Moves the published multicast messages into the queue; under the lock.</summary>

@@ -44,7 +44,13 @@ internal readonly ref struct WsFrame
             queue.Write(Body);
             return;
         }
-        // Masked through a small stack piece until the queue can hand out its own memory (docs/design/websocket-send.md).
+        if (queue.TryGetSpan(Body.Length, out var room))
+        {
+            WsMask.Apply(Body, room, MaskKey);
+            queue.Advance(Body.Length);
+            return;
+        }
+        // Into the queue through a small stack piece until it can hand out its own memory (docs/design/websocket-send.md).
         Span<byte> piece = stackalloc byte[MaskPieceSize];
         for (var offset = 0; offset < Body.Length; offset += MaskPieceSize)
         {
