@@ -4,9 +4,10 @@ namespace NetCoreServer.Core;
 
 /// <summary>
 /// The cork's staging area, one per receive thread: the frames the hooks of one read send to the connection whose read
-/// the thread delivers, written here without the session lock and moved into that connection's send queue in one step
-/// as a chunk the queue adopts, not copied again (<see cref="SendPipeline.SendHeld"/> when the read has been handled, or the first send, flush or multicast that
-/// must not pass them). A running send loop does not take them meanwhile, and no per-frame lock is shared with it.
+/// the thread delivers, written here without the session lock and moved into that connection's send queue in one step,
+/// one block copy (<see cref="SendPipeline.SendHeld"/> when the read has been handled, or the first send, flush or
+/// multicast that must not pass them). A running send loop does not take them meanwhile, and no per-frame lock is
+/// shared with it. The buffer stays with the thread: a read costs no rent and no return.
 /// </summary>
 /// <remarks>
 /// Lock discipline: <see cref="Owner"/>, <see cref="Length"/> and the buffer are guarded by this object's monitor. The
@@ -27,11 +28,11 @@ internal sealed class CorkStage
     /// <summary>The most bytes the buffer takes.</summary>
     public int Capacity => _buffer?.Length ?? 0;
 
-    /// <summary>Starts staging for <paramref name="owner"/> into a buffer of the queue's chunk size, which the queue adopts (<see cref="Take"/>).</summary>
+    /// <summary>Starts staging for <paramref name="owner"/> into a buffer of the queue's chunk size, kept by this thread from read to read.</summary>
     public void Attach(SendPipeline owner, int chunkSize)
     {
         Owner = owner;
-        _buffer ??= EngineBuffers.Rent(chunkSize);
+        _buffer ??= new byte[chunkSize];
     }
 
     /// <summary>The free room, for <paramref name="length"/> more bytes.</summary>
@@ -40,14 +41,13 @@ internal sealed class CorkStage
     /// <summary>Counts <paramref name="length"/> bytes written into <see cref="Room"/>.</summary>
     public void Advance(int length) => Length += length;
 
-    /// <summary>Detaches and hands over the buffer with its <paramref name="length"/> staged bytes (null when none was rented); the taker returns it.</summary>
-    public byte[]? Take(out int length)
+    /// <summary>The staged bytes, valid until <see cref="Release"/>.</summary>
+    public ReadOnlySpan<byte> Staged => _buffer.AsSpan(0, Length);
+
+    /// <summary>Forgets the staged bytes and the owner; the buffer stays with this thread for its next read.</summary>
+    public void Release()
     {
-        var buffer = _buffer;
-        length = Length;
-        _buffer = null;
         Owner = null;
         Length = 0;
-        return buffer;
     }
 }

@@ -39,8 +39,8 @@ internal static class SendCork
     [ThreadStatic]
     private static CorkStage? t_stage;
 
-    /// <summary>This thread's staging area.</summary>
-    public static CorkStage Stage => t_stage ??= new CorkStage();
+    /// <summary>This thread's staging area when it delivers a read of <paramref name="engine"/>, else null.</summary>
+    public static CorkStage? StageFor(StreamSessionEngine engine) => ReferenceEquals(t_corked, engine) ? t_stage ??= new CorkStage() : null;
 
     /// <summary>
     /// Before a multicast: what this thread staged for a connection goes into its queue first, so the multicast follows

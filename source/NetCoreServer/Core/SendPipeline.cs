@@ -114,9 +114,9 @@ internal sealed class SendPipeline : IThreadPoolWorkItem
     {
         var length = message.Length;
         var options = Options;
-        if (SendCork.Holds(_engine))
+        if (SendCork.StageFor(_engine) is { } stage)
         {
-            var staged = TryStage(ref message, length, options);
+            var staged = TryStage(stage, ref message, length, options);
             if (staged.HasValue)
                 return staged.Value;
         }
@@ -307,10 +307,10 @@ internal sealed class SendPipeline : IThreadPoolWorkItem
     }
 
     /// <summary>
-    /// A corked frame goes to this thread's stage, without the session lock: null when it must take the locked path (the
+    /// A corked frame goes to this thread's <paramref name="stage"/>, without the session lock: null when it must take the locked path (the
     /// stage is another connection's, full, or the limits are near), else its outcome.
     /// </summary>
-    private SendStatus? TryStage<T>(scoped ref T message, int length, EngineOptions options)
+    private SendStatus? TryStage<T>(CorkStage stage, scoped ref T message, int length, EngineOptions options)
         where T : IMessageWriter, allows ref struct
     {
         // A racy look at the queue (it only grows under the session lock, and the loop shrinks it): near a limit the locked path decides.
@@ -322,7 +322,6 @@ internal sealed class SendPipeline : IThreadPoolWorkItem
         var chunk = Math.Max(SendQueue.MinChunkSize, options.SendBufferSize);
         if (length > room || length > chunk)
             return null;
-        var stage = SendCork.Stage;
         lock (stage)
         {
             var owner = stage.Owner;
@@ -451,24 +450,22 @@ internal sealed class SendPipeline : IThreadPoolWorkItem
         var stage = Volatile.Read(ref _stage);
         if (stage == null)
             return;
-        byte[]? buffer;
         int moved;
         lock (stage)
         {
             Volatile.Write(ref _stage, null);
             if (stage.Owner != this)
                 return;
-            buffer = stage.Take(out moved);
+            moved = stage.Length;
+            // Bytes staged while the connection was being torn down are dropped with the queue.
+            if (moved > 0 && !_engine.Closed)
+                _queue.Append(stage.Staged, Options.SendBufferSize);
+            else
+                moved = 0;
+            stage.Release();
         }
-        if (buffer == null)
+        if (moved == 0)
             return;
-        // Bytes staged while the connection was being torn down are dropped with the queue.
-        if (moved == 0 || _engine.Closed)
-        {
-            EngineBuffers.Return(buffer);
-            return;
-        }
-        _queue.Adopt(buffer, moved);
         _queue.AcceptedTotal += moved;
         _backpressure.RaiseLocked(_queue.Bytes + _queue.Sending);
     }
@@ -479,15 +476,12 @@ internal sealed class SendPipeline : IThreadPoolWorkItem
         var stage = Volatile.Read(ref _stage);
         if (stage == null)
             return;
-        byte[]? buffer = null;
         lock (stage)
         {
             Volatile.Write(ref _stage, null);
             if (stage.Owner == this)
-                buffer = stage.Take(out _);
+                stage.Release();
         }
-        if (buffer != null)
-            EngineBuffers.Return(buffer);
     }
 
     /// <summary>Moves the published multicast messages into the queue; under the lock.</summary>

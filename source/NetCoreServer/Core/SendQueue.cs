@@ -82,15 +82,6 @@ internal sealed class SendQueue
         }
     }
 
-    /// <summary>Takes <paramref name="chunk"/> (from <see cref="EngineBuffers.Rent"/>, its first <paramref name="count"/> bytes written) as the tail, without copying; the queue returns it.</summary>
-    public void Adopt(byte[] chunk, int count)
-    {
-        FlushTail();
-        _tail = new Segment(chunk, 0, count, null);
-        _hasTail = true;
-        Bytes += count;
-    }
-
     /// <summary>
     /// Queues bytes of a multicast log block by reference. Consecutive ranges of the same block extend one segment, so
     /// a run of small messages is one gather entry; a new segment takes a reader reference on the block, released after sending.
