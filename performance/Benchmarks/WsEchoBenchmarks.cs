@@ -34,6 +34,12 @@ public class WsEchoBenchmarks
     [Params(false, true)]
     public bool Masked { get; set; }
 
+    /// <summary>
+    /// Completions inline on the sender's thread (the default: the engines' CPU cost alone), or on the thread pool as
+    /// a socket's are (the send loop then runs beside the receive thread); not a parameter of the BenchmarkDotNet run.
+    /// </summary>
+    public bool Inline { get; set; } = true;
+
     /// <summary>Connects a peer engine to an echoing WebSocket engine and checks one round.</summary>
     [GlobalSetup]
     public void Setup()
@@ -47,7 +53,7 @@ public class WsEchoBenchmarks
         _wire = Enumerable.Repeat(one, Messages).SelectMany(bytes => bytes).ToArray();
         _echoBytes = (long)Messages * WsFrameEncoder.FrameSize(Size, masked: Masked);
 
-        var (peerEnd, echoEnd) = InMemoryDuplexTransport.CreatePair(inline: true);
+        var (peerEnd, echoEnd) = InMemoryDuplexTransport.CreatePair(inline: Inline);
         _peer = new ReceivingHost(Size);
         _echo = new WsEchoHost(Masked ? WsRole.Client : WsRole.Server);
         _echo.Start(echoEnd);
