@@ -29,23 +29,23 @@ internal sealed class CorkStage
     public int Capacity => _buffer?.Length ?? 0;
 
     /// <summary>Starts staging for <paramref name="owner"/> into a buffer of the queue's chunk size, kept by this thread from read to read.</summary>
-    public void Attach(SendPipeline owner, int chunkSize)
+    public void AttachLocked(SendPipeline owner, int chunkSize)
     {
         Owner = owner;
         _buffer ??= new byte[chunkSize];
     }
 
     /// <summary>The free room, for <paramref name="length"/> more bytes.</summary>
-    public Span<byte> Room(int length) => _buffer.AsSpan(Length, length);
+    public Span<byte> RoomLocked(int length) => _buffer.AsSpan(Length, length);
 
-    /// <summary>Counts <paramref name="length"/> bytes written into <see cref="Room"/>.</summary>
-    public void Advance(int length) => Length += length;
+    /// <summary>Counts <paramref name="length"/> bytes written into <see cref="RoomLocked"/>.</summary>
+    public void AdvanceLocked(int length) => Length += length;
 
-    /// <summary>The staged bytes, valid until <see cref="Release"/>.</summary>
-    public ReadOnlySpan<byte> Staged => _buffer.AsSpan(0, Length);
+    /// <summary>The staged bytes, valid until <see cref="ReleaseLocked"/>.</summary>
+    public ReadOnlySpan<byte> StagedLocked => _buffer.AsSpan(0, Length);
 
     /// <summary>Forgets the staged bytes and the owner; the buffer stays with this thread for its next read.</summary>
-    public void Release()
+    public void ReleaseLocked()
     {
         Owner = null;
         Length = 0;

@@ -15,7 +15,9 @@ namespace NetCoreServer.Core;
 /// Made by the engine on the first send or multicast: an idle connection has none. Its state is guarded by the session
 /// lock (the engine's monitor); the counters and flags marked so are read without it. Published multicast messages
 /// are moved into the queue (<see cref="MaterializeLocked"/>) before anything is taken from or added to it, which keeps
-/// multicast and the session's own sends in the order they were made.
+/// multicast and the session's own sends in the order they were made. Messages that write themselves
+/// (<see cref="EnqueueWritten{T}"/>) during a corked read go to the receive thread's <see cref="CorkStage"/> and are
+/// moved in by <see cref="SettleLocked"/>; lock order: the session lock, then the stage's.
 /// </remarks>
 internal sealed class SendPipeline : IThreadPoolWorkItem
 {
@@ -329,7 +331,7 @@ internal sealed class SendPipeline : IThreadPoolWorkItem
             {
                 if (owner != null)
                     return null;
-                stage.Attach(this, chunk);
+                stage.AttachLocked(this, chunk);
                 // Published before the checks below: a close or a disconnect either sees the stage and moves it, or is seen by them.
                 Interlocked.Exchange(ref _stage, stage);
             }
@@ -337,10 +339,10 @@ internal sealed class SendPipeline : IThreadPoolWorkItem
                 return null;
             if (!message.Commit())
                 return SendStatus.NotConnected;
-            var writer = new QueueWriter(stage.Room(length));
+            var writer = new QueueWriter(stage.RoomLocked(length));
             message.WriteTo(ref writer);
             Debug.Assert(writer.Written == length, "a message writes exactly its length");
-            stage.Advance(length);
+            stage.AdvanceLocked(length);
         }
         return SendStatus.Accepted;
     }
@@ -459,10 +461,10 @@ internal sealed class SendPipeline : IThreadPoolWorkItem
             moved = stage.Length;
             // Bytes staged while the connection was being torn down are dropped with the queue.
             if (moved > 0 && !_engine.Closed)
-                _queue.Append(stage.Staged, Options.SendBufferSize);
+                _queue.Append(stage.StagedLocked, Options.SendBufferSize);
             else
                 moved = 0;
-            stage.Release();
+            stage.ReleaseLocked();
         }
         if (moved == 0)
             return;
@@ -480,7 +482,7 @@ internal sealed class SendPipeline : IThreadPoolWorkItem
         {
             Volatile.Write(ref _stage, null);
             if (stage.Owner == this)
-                stage.Release();
+                stage.ReleaseLocked();
         }
     }
 
