@@ -35,6 +35,24 @@ internal static class SendCork
         engine.SenderIfAny?.SendHeld();
     }
 
+    // This thread's staging area (CorkStage), made on its first corked frame.
+    [ThreadStatic]
+    private static CorkStage? t_stage;
+
+    /// <summary>This thread's staging area when it delivers a read of <paramref name="engine"/>, else null.</summary>
+    public static CorkStage? StageFor(StreamSessionEngine engine) => ReferenceEquals(t_corked, engine) ? t_stage ??= new CorkStage() : null;
+
+    /// <summary>
+    /// Before a multicast: what this thread staged for a connection goes into its queue first, so the multicast follows
+    /// the frames its hook sent before. Stages of other threads are not waited for: those sends and the multicast are concurrent.
+    /// </summary>
+    public static void Settle()
+    {
+        var stage = t_stage;
+        if (stage != null && stage.Owner is { } owner)
+            owner.Settle();
+    }
+
     /// <summary>True on the thread delivering a read of <paramref name="engine"/>.</summary>
     public static bool Holds(StreamSessionEngine engine) => ReferenceEquals(t_corked, engine);
 

@@ -15,7 +15,9 @@ namespace NetCoreServer.Core;
 /// Made by the engine on the first send or multicast: an idle connection has none. Its state is guarded by the session
 /// lock (the engine's monitor); the counters and flags marked so are read without it. Published multicast messages
 /// are moved into the queue (<see cref="MaterializeLocked"/>) before anything is taken from or added to it, which keeps
-/// multicast and the session's own sends in the order they were made.
+/// multicast and the session's own sends in the order they were made. Messages that write themselves
+/// (<see cref="EnqueueWritten{T}"/>) during a corked read go to the receive thread's <see cref="CorkStage"/> and are
+/// moved in by <see cref="SettleLocked"/>; lock order: the session lock, then the stage's.
 /// </remarks>
 internal sealed class SendPipeline : IThreadPoolWorkItem
 {
@@ -23,6 +25,8 @@ internal sealed class SendPipeline : IThreadPoolWorkItem
     private readonly SendQueue _queue = new();
     private readonly Backpressure _backpressure;
     private SendWaiters? _waiters;
+    // The receive thread's stage while it holds frames for this pipeline (CorkStage); written under the stage's lock.
+    private CorkStage? _stage;
     private int _flags;
     // OnEmpty hooks running: the engine does not finish under one.
     private short _emptyRaising;
@@ -53,7 +57,7 @@ internal sealed class SendPipeline : IThreadPoolWorkItem
         {
             lock (_engine)
             {
-                MaterializeLocked();
+                SettleLocked();
                 return _queue.Bytes;
             }
         }
@@ -66,7 +70,7 @@ internal sealed class SendPipeline : IThreadPoolWorkItem
     public long BytesSent => _queue.ReadSent();
 
     /// <summary>Nothing accepted waits and no sender runs; under the lock.</summary>
-    public bool IsDrainedLocked => !Running && _queue.IsEmpty;
+    public bool IsDrainedLocked => !Running && _queue.IsEmpty && Volatile.Read(ref _stage) == null;
 
     /// <summary>Nothing here holds a finish back: no sender, or it waits in a transport call, and no OnEmpty runs; under the lock.</summary>
     public bool QuiescentLocked => (!Running || Has(Flag.Parked)) && _emptyRaising == 0;
@@ -89,12 +93,48 @@ internal sealed class SendPipeline : IThreadPoolWorkItem
         bool start;
         lock (_engine)
         {
-            MaterializeLocked();
+            SettleLocked();
             var status = CheckAcceptLocked(head.Length + body.Length);
             if (status != SendStatus.Accepted)
                 return status;
             AppendLocked(head, body);
             start = AcceptedLocked(head.Length + body.Length, mayHold: true);
+        }
+        _backpressure.Notify();
+        if (start)
+            RunSendLoop();
+        return SendStatus.Accepted;
+    }
+
+    /// <summary>
+    /// Queues <paramref name="message"/> as one unit, written by itself under the lock after its
+    /// <see cref="IMessageWriter.Commit"/>; refused as <see cref="Enqueue"/> is, or NotConnected when it does not commit.
+    /// The options are read once: this is the path of every WebSocket frame.
+    /// </summary>
+    public SendStatus EnqueueWritten<T>(scoped ref T message)
+        where T : IMessageWriter, allows ref struct
+    {
+        var length = message.Length;
+        var options = Options;
+        if (SendCork.StageFor(_engine) is { } stage)
+        {
+            var staged = TryStage(stage, ref message, length, options);
+            if (staged.HasValue)
+                return staged.Value;
+        }
+        bool start;
+        lock (_engine)
+        {
+            SettleLocked();
+            var status = CheckAcceptLocked(length, options);
+            if (status != SendStatus.Accepted)
+                return status;
+            if (!message.Commit())
+                return SendStatus.NotConnected;
+            var writer = new QueueWriter(_queue, options.SendBufferSize);
+            message.WriteTo(ref writer);
+            Debug.Assert(writer.Written == length, "a message writes exactly its length");
+            start = AcceptedLocked(length, mayHold: true, options);
         }
         _backpressure.Notify();
         if (start)
@@ -111,7 +151,7 @@ internal sealed class SendPipeline : IThreadPoolWorkItem
         bool start;
         lock (_engine)
         {
-            MaterializeLocked();
+            SettleLocked();
             var status = CheckAcceptLocked(head.Length + body.Count);
             if (status != SendStatus.Accepted)
                 return status;
@@ -135,7 +175,7 @@ internal sealed class SendPipeline : IThreadPoolWorkItem
         bool start;
         lock (_engine)
         {
-            MaterializeLocked();
+            SettleLocked();
             status = CheckAcceptLocked(data.Length);
             if (status != SendStatus.Accepted)
                 return Task.FromResult(false);
@@ -156,7 +196,7 @@ internal sealed class SendPipeline : IThreadPoolWorkItem
         bool start;
         lock (_engine)
         {
-            MaterializeLocked();
+            SettleLocked();
             if (!Running && _queue.IsEmpty)
                 return Task.FromResult(_engine.State is SessionState.Connected or SessionState.Disconnecting);
             if (_engine.Closed)
@@ -188,7 +228,7 @@ internal sealed class SendPipeline : IThreadPoolWorkItem
         {
             if (!_engine.AcceptsSends)
                 return 0;
-            MaterializeLocked();
+            SettleLocked();
             var onLoop = Transports.EventLoop.IsLoopThread;
             direct = _engine.Ready && !Running && _queue.IsEmpty && !onLoop;
             if (direct)
@@ -232,7 +272,7 @@ internal sealed class SendPipeline : IThreadPoolWorkItem
         bool start, empty;
         lock (_engine)
         {
-            MaterializeLocked();
+            SettleLocked();
             empty = !Running && _queue.IsEmpty;
             start = !Running && !_queue.IsEmpty && !_engine.Closed;
             if (start)
@@ -247,11 +287,64 @@ internal sealed class SendPipeline : IThreadPoolWorkItem
     /// <summary>Starts sending what the cork holds now (the read has been handled, or the connection is about to close).</summary>
     public void SendHeld()
     {
-        bool start;
+        bool start, idle;
         lock (_engine)
+        {
+            SettleLocked();
             start = StartHeldLocked();
+            idle = !start && !Running && _engine.State != SessionState.Connected;
+        }
         if (start)
             RunSendLoop();
+        else if (idle)
+            // A disconnect that found the queue empty while frames were staged waits for them: they are moved now.
+            _engine.BeginShutdownIfDrained();
+    }
+
+    /// <summary>Moves what this thread staged into the queue (before a multicast from a hook), without starting the loop.</summary>
+    public void Settle()
+    {
+        lock (_engine)
+            SettleLocked();
+    }
+
+    /// <summary>
+    /// A corked frame goes to this thread's <paramref name="stage"/>, without the session lock: null when it must take the locked path (the
+    /// stage is another connection's, full, or the limits are near), else its outcome.
+    /// </summary>
+    private SendStatus? TryStage<T>(CorkStage stage, scoped ref T message, int length, EngineOptions options)
+        where T : IMessageWriter, allows ref struct
+    {
+        // A racy look at the queue (it only grows under the session lock, and the loop shrinks it): near a limit the locked path decides.
+        var queued = _queue.Bytes;
+        var room = SendCork.LimitFor(options) - queued;
+        var limit = options.SendBufferLimit;
+        if (limit > 0)
+            room = Math.Min(room, limit - queued - _queue.Sending);
+        var chunk = Math.Max(SendQueue.MinChunkSize, options.SendBufferSize);
+        if (length > room || length > chunk)
+            return null;
+        lock (stage)
+        {
+            var owner = stage.Owner;
+            if (owner != this)
+            {
+                if (owner != null)
+                    return null;
+                stage.AttachLocked(this, chunk);
+                // Published before the checks below: a close or a disconnect either sees the stage and moves it, or is seen by them.
+                Interlocked.Exchange(ref _stage, stage);
+            }
+            if (stage.Length + length > Math.Min(room, stage.Capacity) || !_engine.AcceptsSends)
+                return null;
+            if (!message.Commit())
+                return SendStatus.NotConnected;
+            var writer = new QueueWriter(stage.RoomLocked(length));
+            message.WriteTo(ref writer);
+            Debug.Assert(writer.Written == length, "a message writes exactly its length");
+            stage.AdvanceLocked(length);
+        }
+        return SendStatus.Accepted;
     }
 
     /// <summary>True when the caller must run the send loop for what waits in the queue.</summary>
@@ -342,9 +435,55 @@ internal sealed class SendPipeline : IThreadPoolWorkItem
         lock (_engine)
         {
             _queue.Clear();
+            DropStagedLocked();
             failed = _waiters?.TakeAllLocked();
         }
         SendWaiters.Complete(failed, delivered: false);
+    }
+
+    /// <summary>
+    /// Before a send, flush or count that must not pass what the receive thread staged: moves the published multicast
+    /// messages, then the staged bytes, into the queue; under the lock. The send loop does not call it: it leaves a
+    /// corked read's frames to the end of the read.
+    /// </summary>
+    private void SettleLocked()
+    {
+        MaterializeLocked();
+        var stage = Volatile.Read(ref _stage);
+        if (stage == null)
+            return;
+        int moved;
+        lock (stage)
+        {
+            Volatile.Write(ref _stage, null);
+            if (stage.Owner != this)
+                return;
+            moved = stage.Length;
+            // Bytes staged while the connection was being torn down are dropped with the queue.
+            if (moved > 0 && !_engine.Closed)
+                _queue.Append(stage.StagedLocked, Options.SendBufferSize);
+            else
+                moved = 0;
+            stage.ReleaseLocked();
+        }
+        if (moved == 0)
+            return;
+        _queue.AcceptedTotal += moved;
+        _backpressure.RaiseLocked(_queue.Bytes + _queue.Sending);
+    }
+
+    /// <summary>Drops what is staged for this pipeline (the socket closed); under the lock.</summary>
+    private void DropStagedLocked()
+    {
+        var stage = Volatile.Read(ref _stage);
+        if (stage == null)
+            return;
+        lock (stage)
+        {
+            Volatile.Write(ref _stage, null);
+            if (stage.Owner == this)
+                stage.ReleaseLocked();
+        }
     }
 
     /// <summary>Moves the published multicast messages into the queue; under the lock.</summary>
@@ -372,11 +511,13 @@ internal sealed class SendPipeline : IThreadPoolWorkItem
             _queue.Append(body, chunk);
     }
 
-    private SendStatus CheckAcceptLocked(int length)
+    private SendStatus CheckAcceptLocked(int length) => CheckAcceptLocked(length, Options);
+
+    private SendStatus CheckAcceptLocked(int length, EngineOptions options)
     {
         if (!_engine.AcceptsSends)
             return SendStatus.NotConnected;
-        var limit = Options.SendBufferLimit;
+        var limit = options.SendBufferLimit;
         if (limit > 0 && _queue.Bytes + _queue.Sending + length > limit)
             return SendStatus.LimitReached;
         return SendStatus.Accepted;
@@ -386,11 +527,13 @@ internal sealed class SendPipeline : IThreadPoolWorkItem
     /// Counts accepted bytes; true when the caller must start the send loop. A send that is waited for never stays
     /// behind the cork (<paramref name="mayHold"/> false): it starts the loop, taking what the cork held with it.
     /// </summary>
-    private bool AcceptedLocked(int length, bool mayHold)
+    private bool AcceptedLocked(int length, bool mayHold) => AcceptedLocked(length, mayHold, Options);
+
+    private bool AcceptedLocked(int length, bool mayHold, EngineOptions options)
     {
         _queue.AcceptedTotal += length;
         _backpressure.RaiseLocked(_queue.Bytes + _queue.Sending);
-        if (Running || !_engine.Ready || (mayHold && SendCork.Holds(_engine) && _queue.Bytes < SendCork.LimitFor(Options)))
+        if (Running || !_engine.Ready || (mayHold && SendCork.Holds(_engine) && _queue.Bytes < SendCork.LimitFor(options)))
             return false;
         Running = true;
         return true;

@@ -147,6 +147,16 @@ public abstract partial class StreamConnection
         return Accepted(engine, engine.Enqueue(head, body));
     }
 
+    /// <summary>Queues a message that writes itself into the send queue (a WebSocket frame), as one unit; see <see cref="SendPipeline.EnqueueWritten{T}"/>.</summary>
+    private protected bool SendWritten<T>(scoped ref T message)
+        where T : IMessageWriter, allows ref struct
+    {
+        var engine = Engine;
+        if (engine == null || !engine.AcceptsSends)
+            return false;
+        return Accepted(engine, engine.EnqueueWritten(ref message));
+    }
+
     /// <summary>Offers a message to the send queue without reporting a refusal: the caller keeps what does not fit and retries.</summary>
     private protected SendStatus TrySendMessage(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body)
         => Engine is { } engine ? engine.Enqueue(head, body) : SendStatus.NotConnected;

@@ -143,6 +143,10 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
 
     public SendStatus Enqueue(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body) => Sender.Enqueue(head, body);
 
+    public SendStatus EnqueueWritten<T>(scoped ref T message)
+        where T : IMessageWriter, allows ref struct
+        => Sender.EnqueueWritten(ref message);
+
     public SendStatus EnqueueBorrowed(ReadOnlySpan<byte> head, ArraySegment<byte> body, IDisposable? bodyOwner) => Sender.EnqueueBorrowed(head, body, bodyOwner);
 
     public Task<bool> EnqueueAndWait(ReadOnlySpan<byte> data, out SendStatus status) => Sender.EnqueueAndWait(data, out status);

@@ -1,4 +1,3 @@
-using System;
 using NetCoreServer.Core;
 
 namespace NetCoreServer.WebSockets;
@@ -19,11 +18,8 @@ internal interface IWsConnectionHost
 
     void RaiseError(string error);
 
-    /// <summary>Queues a frame of one or two pieces (copied) as one unit; false when refused.</summary>
-    bool SendFrame(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body);
-
-    /// <summary>How many more bytes the send limit lets the engine accept now (<see cref="long.MaxValue"/> without a limit).</summary>
-    long SendRoom();
+    /// <summary>Queues a frame as one unit, written once into the send queue; false when refused (or the connection is no longer open).</summary>
+    bool SendFrame(ref WsQueuedFrame frame);
 
     /// <summary>
     /// For a blocking send: waits until everything queued so far is handed to the socket (not from the send loop's own

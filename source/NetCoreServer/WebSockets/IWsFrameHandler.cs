@@ -8,8 +8,11 @@ namespace NetCoreServer.WebSockets;
 /// </summary>
 internal interface IWsFrameHandler
 {
-    /// <summary>A whole message; <paramref name="opcode"/> is <see cref="WsOpcode.Text"/> (valid UTF-8) or <see cref="WsOpcode.Binary"/>.</summary>
-    void OnWsMessage(WsOpcode opcode, ArraySegment<byte> payload);
+    /// <summary>
+    /// A whole message; <paramref name="opcode"/> is <see cref="WsOpcode.Text"/> (valid UTF-8) or <see cref="WsOpcode.Binary"/>.
+    /// Returns true to go on decoding, false to stop after this message (the rest stays unconsumed, for the next call).
+    /// </summary>
+    bool OnWsMessage(WsOpcode opcode, ArraySegment<byte> payload);
 
     /// <summary>A ping: RFC 6455 §5.5.2 asks for a pong with the same payload.</summary>
     void OnWsPing(ArraySegment<byte> payload);

@@ -16,12 +16,6 @@ internal interface IWsPeerHost : IWebSocket, IWsConnectionHost
 
     bool IsConnected { get; }
 
-    int OptionSendBufferLimit { get; }
-
-    long BytesPending { get; }
-
-    long BytesSending { get; }
-
     /// <summary>Starts a graceful disconnect; false when not connected.</summary>
     bool DisconnectEngine(DisconnectReason reason);
 }

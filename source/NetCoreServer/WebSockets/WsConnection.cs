@@ -1,4 +1,5 @@
 using System;
+using System.Text;
 using System.Threading;
 using NetCoreServer.Core;
 
@@ -14,13 +15,14 @@ namespace NetCoreServer.WebSockets;
 /// decoder (1002, 1007, 1009) raise OnWsError, are sent as the close status, and end the connection.
 /// </summary>
 /// <remarks>
-/// Sending takes one lock per connection so that the check "no close frame sent yet", the compressor (whose context
-/// must see messages in wire order) and the queueing happen as one step: concurrent senders never interleave frames
-/// and nothing follows a close frame. The step only queues (the engine may run its send loop inline, OnSent and
-/// OnEmpty, as SendAsync does); a blocking send waits for the socket after the lock is released, so a slow peer never
-/// makes other senders wait. Blocking sends are bounded by OptionSendBufferLimit like SendAsync.
+/// Lock discipline: a frame goes into the engine's send queue as one unit and only while the connection is still open,
+/// both checked under the session lock (<see cref="WsQueuedFrame"/>), so concurrent senders never interleave frames and
+/// nothing follows a close frame, which moves <c>_state</c> before it is queued. Close frames and, with
+/// permessage-deflate, every frame (the compressor's context must see messages in wire order) also take
+/// <c>_sendLock</c>, which guards the state's transitions, the compressor and the timer. A blocking send waits after
+/// every lock is released. The engine's cork batches what a read's hooks send (docs/design/websocket-send.md).
 /// </remarks>
-internal sealed partial class WsConnection : IStreamProtocol, IDisposable
+internal sealed class WsConnection : IStreamProtocol, IWsFrameHandler, IDisposable
 {
     private const int Open = 0;
     private const int CloseSent = 1;
@@ -30,6 +32,7 @@ internal sealed partial class WsConnection : IStreamProtocol, IDisposable
     private readonly WsFrameDecoder _decoder;
     private readonly object _sendLock = new();
     private readonly bool _masked;
+    private readonly bool _compresses;
     private readonly TimeSpan _closeTimeout;
     private readonly TimeSpan _keepAlive;
     private WsFrameWriter? _compressor;
@@ -41,6 +44,10 @@ internal sealed partial class WsConnection : IStreamProtocol, IDisposable
     private long _lastReceived;
     private bool _pinged;
 
+    // A blocking ReceiveText/ReceiveBinary waits for one message: decoding stops after it, the rest stays unconsumed.
+    private bool _capturing;
+    private byte[]? _captured;
+
     public WsConnection(IWsConnectionHost host, WsRole role, WsHandshakeResult handshake, WsOptions options)
     {
         _host = host;
@@ -48,7 +55,10 @@ internal sealed partial class WsConnection : IStreamProtocol, IDisposable
         _decoder = handshake.CreateDecoder(role, options.MaxMessageSize);
         var writer = handshake.CreateWriter(role, options.DeflateSettings());
         if (writer.Compresses)
+        {
             _compressor = writer;
+            _compresses = true;
+        }
         else
             writer.Dispose();
         _closeTimeout = options.CloseTimeout;
@@ -80,7 +90,6 @@ internal sealed partial class WsConnection : IStreamProtocol, IDisposable
         {
             _disposed = true;
             _state = Closed;
-            FlushHeldLocked();
             _timer?.Close();
             _compressor?.Dispose();
             _compressor = null;
@@ -127,4 +136,203 @@ internal sealed partial class WsConnection : IStreamProtocol, IDisposable
         _host.RaiseError("the peer sent nothing, not even a pong, within the keep-alive interval");
         Fail(WsCloseStatus.GoingAway, "keep-alive timeout");
     }
+
+    /// <summary>
+    /// Sends one whole message or control frame, as one unit. Returns the frame's size on the wire, or 0 when refused:
+    /// a close frame has been sent or received, a control payload is over 125 bytes (no peer would accept it), or the
+    /// engine refused (not connected, send limit).
+    /// </summary>
+    public long Send(WsOpcode opcode, ReadOnlySpan<byte> payload, bool blocking)
+    {
+        if (WsFrameEncoder.IsControl(opcode) && payload.Length > WsFrameEncoder.MaxControlPayload)
+            return 0;
+        if (!IsOpen)
+            return 0;
+        long sent;
+        if (!_compresses)
+        {
+            // No send lock: the engine's lock orders the frames, and each goes only if still open (WsQueuedFrame).
+            sent = Emit(opcode, payload, checkOpen: true);
+        }
+        else
+        {
+            lock (_sendLock)
+            {
+                // The compressor's context must see messages in wire order.
+                var compressor = _compressor;
+                if (_state != Open || compressor == null)
+                    return 0;
+                sent = Write(compressor.Prepare(opcode, payload), checkOpen: true);
+            }
+        }
+        return blocking ? WaitSent(sent) : sent;
+    }
+
+    /// <summary>
+    /// A blocking send waits after the lock is released, so a sender blocked on a slow peer never holds up the others
+    /// (nor a hook of the send loop that sends).
+    /// </summary>
+    private long WaitSent(long sent) => sent > 0 && _host.WaitSent() ? sent : 0;
+
+    /// <summary>
+    /// Starts the close handshake: sends a close frame with <paramref name="status"/> and <paramref name="reason"/>
+    /// (an empty payload for a status that may not travel, such as 0, 1005 or 1006; the reason cut to 123 bytes) and
+    /// waits for the peer's close frame at most the close timeout. Only the first close frame is sent; 0 after that.
+    /// </summary>
+    public long SendClose(int status, ReadOnlySpan<byte> reason, bool blocking)
+    {
+        long sent;
+        lock (_sendLock)
+        {
+            if (_state != Open)
+                return 0;
+            Volatile.Write(ref _state, CloseSent);
+            sent = EmitCloseLocked(status, reason);
+        }
+        ArmTimer(_closeTimeout);
+        return blocking ? WaitSent(sent) : sent;
+    }
+
+    /// <summary>
+    /// Queues a close frame encoded once for many sessions (<c>CloseAll</c>) and starts waiting for the answer, unless a
+    /// close frame was sent or received already.
+    /// </summary>
+    public bool SendPreparedClose(ReadOnlySpan<byte> frame)
+    {
+        bool sent;
+        lock (_sendLock)
+        {
+            if (_state != Open)
+                return false;
+            Volatile.Write(ref _state, CloseSent);
+            var queued = new WsQueuedFrame(new WsFrame(frame, default, false, 0), openCheck: null);
+            sent = _host.SendFrame(ref queued);
+        }
+        ArmTimer(_closeTimeout);
+        return sent;
+    }
+
+    /// <summary>Answers or fails: sends a close frame unless one went out already, then ends the TCP connection.</summary>
+    private void CloseAndDisconnect(int status, ReadOnlySpan<byte> reason, DisconnectReason why)
+    {
+        lock (_sendLock)
+        {
+            // Closed before the close frame is queued: a data frame sent meanwhile goes before it or not at all.
+            var answer = _state == Open && !_disposed;
+            Volatile.Write(ref _state, Closed);
+            if (answer)
+                EmitCloseLocked(status, reason);
+        }
+        _host.Disconnect(why);
+    }
+
+    /// <summary>Under the send lock, with the state already moved past Open.</summary>
+    private long EmitCloseLocked(int status, ReadOnlySpan<byte> reason)
+    {
+        Span<byte> payload = stackalloc byte[WsFrameEncoder.MaxControlPayload];
+        var length = WsFrameEncoder.WriteClosePayload(payload, status, reason);
+        var compressor = _compressor;
+        if (compressor != null)
+            return Write(compressor.Prepare(WsOpcode.Close, payload[..length]), checkOpen: false);
+        return Emit(WsOpcode.Close, payload[..length], checkOpen: false);
+    }
+
+    /// <summary>Frames an uncompressed frame (masked with a fresh key for a client) and queues it.</summary>
+    private long Emit(WsOpcode opcode, ReadOnlySpan<byte> payload, bool checkOpen)
+    {
+        Span<byte> head = stackalloc byte[WsFrameEncoder.MaxHeaderSize];
+        var key = _masked ? WsMask.NewKey() : 0;
+        var size = WsFrameEncoder.WriteHeader(head, opcode, payload.Length, masked: _masked, maskKey: key);
+        return Write(new WsFrame(head[..size], payload, _masked, key), checkOpen);
+    }
+
+    /// <summary>
+    /// Hands a frame to the engine, which writes it once into its send queue (a client frame masked on its way in, the
+    /// user's payload never changed); the engine's cork batches what a read's hooks send.
+    /// </summary>
+    private long Write(WsFrame frame, bool checkOpen)
+    {
+        var queued = new WsQueuedFrame(frame, checkOpen ? this : null);
+        return _host.SendFrame(ref queued) ? frame.Length : 0;
+    }
+
+    /// <summary>
+    /// Decodes what arrived into the host's hooks, on the receive thread (calls never overlap); returns how many bytes
+    /// were consumed (all of them once a close frame was read or the peer broke the protocol).
+    /// </summary>
+    public int Received(ReadOnlySpan<byte> data)
+    {
+        Volatile.Write(ref _lastReceived, Environment.TickCount64);
+        return _decoder.Receive(data, this);
+    }
+
+    bool IWsFrameHandler.OnWsMessage(WsOpcode opcode, ArraySegment<byte> payload)
+    {
+        var array = payload.Array ?? Array.Empty<byte>();
+        if (!_capturing)
+        {
+            _host.RaiseReceived(array, payload.Offset, payload.Count);
+            return true;
+        }
+        _capturing = false;
+        _captured = payload.AsSpan().ToArray();
+        _host.RaiseReceived(array, payload.Offset, payload.Count);
+        return false;
+    }
+
+    void IWsFrameHandler.OnWsPing(ArraySegment<byte> payload) => _host.RaisePing(payload.Array ?? Array.Empty<byte>(), payload.Offset, payload.Count);
+
+    void IWsFrameHandler.OnWsPong(ArraySegment<byte> payload)
+    {
+        Volatile.Write(ref _pinged, false);
+        _host.RaisePong(payload.Array ?? Array.Empty<byte>(), payload.Offset, payload.Count);
+    }
+
+    /// <summary>
+    /// The peer's close frame: the hook sees its reason and status (1005 when it had none); then, unless a close frame
+    /// went out already (ours first, or one sent from the hook), the same status and reason are sent back (§5.5.1);
+    /// then the TCP connection closes.
+    /// </summary>
+    void IWsFrameHandler.OnWsClose(int status, ArraySegment<byte> reason)
+    {
+        var initiatedHere = Volatile.Read(ref _state) != Open;
+        _host.RaiseClose(reason.Array ?? Array.Empty<byte>(), reason.Offset, reason.Count, status);
+        CloseAndDisconnect(status, reason, initiatedHere ? DisconnectReason.Local : DisconnectReason.PeerClosed);
+    }
+
+    /// <summary>The peer broke the protocol: OnWsError, then the close status (1002, 1007, 1009) goes out and the connection ends.</summary>
+    void IWsFrameHandler.OnWsFailure(int status, string reason)
+    {
+        _host.RaiseError(reason);
+        CloseAndDisconnect(status, Encoding.ASCII.GetBytes(reason), DisconnectReason.ProtocolError);
+    }
+
+    /// <summary>Asks the next <see cref="Received"/> calls to stop after one whole message, kept for <see cref="TakeCaptured"/>.</summary>
+    public void CaptureNext()
+    {
+        _captured = null;
+        _capturing = true;
+    }
+
+    /// <summary>True once a message has been captured since <see cref="CaptureNext"/>.</summary>
+    public bool HasCaptured => _captured != null;
+
+    /// <summary>The message captured since <see cref="CaptureNext"/>, or null while none has arrived.</summary>
+    public byte[]? TakeCaptured()
+    {
+        var captured = _captured;
+        if (captured != null)
+            _captured = null;
+        return captured;
+    }
+
+    /// <summary>Stops waiting for a message to capture (the blocking receive gave up).</summary>
+    public void StopCapturing()
+    {
+        _capturing = false;
+        _captured = null;
+    }
+
+    /// <summary>Fails the connection from this side (keep-alive): the close status goes out, then the TCP connection closes.</summary>
+    private void Fail(int status, string reason) => CloseAndDisconnect(status, Encoding.ASCII.GetBytes(reason), DisconnectReason.Timeout);
 }

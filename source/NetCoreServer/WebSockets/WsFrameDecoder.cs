@@ -166,7 +166,8 @@ internal sealed partial class WsFrameDecoder : IDisposable
 
     /// <summary>
     /// Decodes <paramref name="data"/> and raises <paramref name="handler"/>'s hooks for each event; returns how many
-    /// bytes were consumed (all of them once the connection is closing or failed), as <c>IStreamProtocol.Received</c> does.
+    /// bytes were consumed (all of them once the connection is closing or failed; up to the message after which the
+    /// handler asked to stop), as <c>IStreamProtocol.Received</c> does.
     /// </summary>
     public int Receive(ReadOnlySpan<byte> data, IWsFrameHandler handler)
     {
@@ -180,7 +181,8 @@ internal sealed partial class WsFrameDecoder : IDisposable
                 case WsDecodeResult.NeedMoreData:
                     return total;
                 case WsDecodeResult.Message:
-                    handler.OnWsMessage(Opcode, Payload);
+                    if (!handler.OnWsMessage(Opcode, Payload))
+                        return total;
                     break;
                 case WsDecodeResult.Ping:
                     handler.OnWsPing(Payload);

@@ -101,13 +101,6 @@ internal abstract class WsPeer<THost>
         return message == null ? new NetCoreServer.Buffer() : new NetCoreServer.Buffer(message);
     }
 
-    /// <summary>How many more bytes the send limit lets the engine accept now (<see cref="long.MaxValue"/> without a limit).</summary>
-    public long SendRoom()
-    {
-        var limit = Host.OptionSendBufferLimit;
-        return limit <= 0 ? long.MaxValue : limit - Host.BytesPending - Host.BytesSending;
-    }
-
     /// <summary>For a blocking send: waits until what is queued is handed to the socket; false when the connection ended first.</summary>
     public bool WaitSent()
     {
@@ -138,13 +131,10 @@ internal abstract class WsPeer<THost>
 
     private protected void Publish(WsConnection? connection) => Volatile.Write(ref _connection, connection);
 
-    /// <summary>An upgraded connection starts disconnecting: frames a hook sent before it called Disconnect go out first.</summary>
+    /// <summary>An upgraded connection starts disconnecting (the engine sends what a hook queued before it called Disconnect).</summary>
     private protected void RaiseDisconnecting()
     {
-        var ws = Connection;
-        if (ws == null)
-            return;
-        ws.Flush();
-        Host.OnWsDisconnecting();
+        if (Connection != null)
+            Host.OnWsDisconnecting();
     }
 }

@@ -57,11 +57,7 @@ public class WsServer : HttpServer, IWebSocket, IWsServerHost
     /// </summary>
     /// <param name="buffer">Whole frames to send.</param>
     /// <returns>False if the server is not started.</returns>
-    public override bool Multicast(ReadOnlySpan<byte> buffer)
-    {
-        WsConnection.FlushHeldOfThisThread();
-        return base.Multicast(buffer);
-    }
+    public override bool Multicast(ReadOnlySpan<byte> buffer) => base.Multicast(buffer);
 
     private protected override bool ReceivesMulticast(StreamSession session) => WsMulticaster.ReceivesMulticast(session);
 

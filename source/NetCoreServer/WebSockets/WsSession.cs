@@ -183,9 +183,7 @@ public class WsSession : HttpSession, IWebSocket, IWsSessionHost, IWsServerSessi
 
     void IWsConnectionHost.RaiseError(string error) => OnWsError(error);
 
-    bool IWsConnectionHost.SendFrame(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body) => SendMessage(head, body, blocking: false);
-
-    long IWsConnectionHost.SendRoom() => _ws.SendRoom();
+    bool IWsConnectionHost.SendFrame(ref WsQueuedFrame frame) => SendWritten(ref frame);
 
     bool IWsConnectionHost.WaitSent() => _ws.WaitSent();
 

@@ -55,11 +55,7 @@ public class WssServer : HttpsServer, IWebSocket, IWsServerHost
     public WsOptions Ws => _ws.Options;
 
     /// <inheritdoc cref="WsServer.Multicast(ReadOnlySpan{byte})"/>
-    public override bool Multicast(ReadOnlySpan<byte> buffer)
-    {
-        WsConnection.FlushHeldOfThisThread();
-        return base.Multicast(buffer);
-    }
+    public override bool Multicast(ReadOnlySpan<byte> buffer) => base.Multicast(buffer);
 
     private protected override bool ReceivesMulticast(StreamSession session) => WsMulticaster.ReceivesMulticast(session);
 

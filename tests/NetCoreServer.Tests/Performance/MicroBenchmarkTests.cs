@@ -28,6 +28,7 @@ public sealed class MicroBenchmarkTests
         ["MulticastFanOutBenchmarks"] = ["Round"],
         ["HttpBenchmarks"] = ["ParseGet", "ParsePost", "ParseChunkedPost", "BuildGetResponse", "BuildResponseWithFields"],
         ["HttpResponseSendBenchmarks"] = ["SendResponseAsync", "SendResponse"],
+        ["WsEchoBenchmarks"] = ["Round"],
         ["WebSocketBenchmarks"] = ["EncodeServer", "EncodeClient", "EncodeCompressed", "DecodeServerFrame", "DecodeClientFrame", "DecodeCompressed"],
         ["TimerWheelBenchmarks"] = ["WheelReschedule", "TimerChange", "WheelScheduleCancel", "TimerChangeDisarm"],
     };

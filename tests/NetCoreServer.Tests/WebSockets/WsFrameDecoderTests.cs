@@ -147,7 +147,11 @@ public sealed class WsFrameDecoderTests
     {
         public List<string> Events { get; } = [];
 
-        public void OnWsMessage(WsOpcode opcode, ArraySegment<byte> payload) => Events.Add($"{opcode}:{System.Text.Encoding.UTF8.GetString(payload)}");
+        public bool OnWsMessage(WsOpcode opcode, ArraySegment<byte> payload)
+        {
+            Events.Add($"{opcode}:{System.Text.Encoding.UTF8.GetString(payload)}");
+            return true;
+        }
 
         public void OnWsPing(ArraySegment<byte> payload) => Events.Add("ping:" + System.Text.Encoding.UTF8.GetString(payload));
 
