@@ -2,7 +2,7 @@ using System;
 using System.Linq;
 using System.Threading.Tasks;
 using BenchmarkDotNet.Attributes;
-using NetCoreServer.Core;
+using NetCoreServer.Engine;
 using NetCoreServer.Performance.Benchmarks.InMemory;
 
 namespace NetCoreServer.Performance.Benchmarks;

@@ -1,7 +1,7 @@
 using System;
 using System.Text;
 using BenchmarkDotNet.Attributes;
-using NetCoreServer.Http;
+using NetCoreServer.Protocols.Http;
 
 namespace NetCoreServer.Performance.Benchmarks;
 

@@ -1,8 +1,7 @@
 using System;
 using System.Threading.Tasks;
 using BenchmarkDotNet.Attributes;
-using NetCoreServer.Core;
-using NetCoreServer.Http;
+using NetCoreServer.Engine;
 using NetCoreServer.Performance.Benchmarks.InMemory;
 
 namespace NetCoreServer.Performance.Benchmarks;

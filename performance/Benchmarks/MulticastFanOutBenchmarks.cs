@@ -3,7 +3,7 @@ using System.Linq;
 using System.Threading;
 using System.Threading.Tasks;
 using BenchmarkDotNet.Attributes;
-using NetCoreServer.Core;
+using NetCoreServer.Engine;
 using NetCoreServer.Performance.Benchmarks.InMemory;
 
 namespace NetCoreServer.Performance.Benchmarks;

@@ -1,6 +1,7 @@
 using System;
 using System.Linq;
 using BenchmarkDotNet.Running;
+using NetCoreServer.Engine;
 
 namespace NetCoreServer.Performance.Benchmarks;
 

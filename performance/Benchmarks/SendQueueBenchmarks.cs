@@ -1,7 +1,7 @@
 using System;
 using System.Linq;
 using BenchmarkDotNet.Attributes;
-using NetCoreServer.Core;
+using NetCoreServer.Engine;
 
 namespace NetCoreServer.Performance.Benchmarks;
 

@@ -2,7 +2,7 @@ using System;
 using System.Linq;
 using System.Text;
 using BenchmarkDotNet.Attributes;
-using NetCoreServer.WebSockets;
+using NetCoreServer.Protocols.WebSockets;
 
 namespace NetCoreServer.Performance.Benchmarks;
 

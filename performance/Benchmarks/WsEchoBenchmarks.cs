@@ -3,9 +3,9 @@ using System.Linq;
 using System.Net.Sockets;
 using System.Threading.Tasks;
 using BenchmarkDotNet.Attributes;
-using NetCoreServer.Core;
+using NetCoreServer.Engine;
 using NetCoreServer.Performance.Benchmarks.InMemory;
-using NetCoreServer.WebSockets;
+using NetCoreServer.Protocols.WebSockets;
 
 namespace NetCoreServer.Performance.Benchmarks;
 

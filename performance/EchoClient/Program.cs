@@ -44,5 +44,5 @@ internal static class Program
     private static SslContext TlsContext(EchoClientOptions options)
         => new(DevelopmentTls.ClientProtocols, DevelopmentTls.TrustAuthority(options.Authority));
 
-    private static Task<int> Main(string[] args) => ClientHost.RunAsync(args, s_protocols, Protocols.DefaultSocketPath("echo"));
+    private static Task<int> Main(string[] args) => ClientHost.RunAsync(args, s_protocols, Common.Protocols.DefaultSocketPath("echo"));
 }

@@ -26,5 +26,5 @@ internal static class Program
     private static SslContext TlsContext(ServerOptions options)
         => new(DevelopmentTls.ServerProtocols, DevelopmentTls.LoadServerCertificate(options.Certificate, options.Password));
 
-    private static Task<int> Main(string[] args) => ServerHost.RunAsync(args, "Echo server", s_protocols, Protocols.DefaultSocketPath("echo"));
+    private static Task<int> Main(string[] args) => ServerHost.RunAsync(args, "Echo server", s_protocols, Common.Protocols.DefaultSocketPath("echo"));
 }

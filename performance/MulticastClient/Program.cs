@@ -33,5 +33,5 @@ internal static class Program
             return meter => new MulticastUdpClient(group, options.ResolvedPort, meter);
         });
 
-    private static Task<int> Main(string[] args) => ClientHost.RunAsync(args, s_protocols, Protocols.DefaultSocketPath("multicast"));
+    private static Task<int> Main(string[] args) => ClientHost.RunAsync(args, s_protocols, Common.Protocols.DefaultSocketPath("multicast"));
 }

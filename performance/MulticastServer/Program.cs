@@ -31,5 +31,5 @@ internal static class Program
             return new MulticastUdpServer(options.Address, group, options.Messages, options.Size);
         });
 
-    private static Task<int> Main(string[] args) => ServerHost.RunAsync(args, "Multicast server", s_protocols, Protocols.DefaultSocketPath("multicast"));
+    private static Task<int> Main(string[] args) => ServerHost.RunAsync(args, "Multicast server", s_protocols, Common.Protocols.DefaultSocketPath("multicast"));
 }

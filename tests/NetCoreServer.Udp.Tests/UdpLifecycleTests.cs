@@ -3,6 +3,7 @@ using System.Linq;
 using System.Net;
 using System.Net.Sockets;
 using System.Threading.Tasks;
+using NetCoreServer.Engine;
 using NetCoreServer.Udp.Tests.Support;
 using NUnit.Framework;
 
@@ -187,7 +188,7 @@ public sealed class UdpLifecycleTests
         client.Connect();
         var error = Assert.Throws<InvalidOperationException>(() => client.Send("inline"), "OnSent of a blocking Send throws into Send");
         Assert.That(error!.Message, Is.EqualTo("hook failure"));
-        Assert.That(NetCoreServer.Core.Hooks.InsideAny, Is.False, "the hook scope ended with the hook that threw");
+        Assert.That(NetCoreServer.Engine.Hooks.InsideAny, Is.False, "the hook scope ended with the hook that threw");
         await Wait.For(server.Received.Reaches(1), "the datagram whose OnSent threw");
     }
 

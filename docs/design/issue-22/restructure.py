@@ -7,7 +7,8 @@ src = os.path.join(repo, 'source/NetCoreServer')
 
 ENGINE = {'StreamSessionEngine','ReceivePump','SendPipeline','Backpressure','SendCork','SendWaiters','MulticastCursor',
           'SendQueue','InFlightBatch','MulticastLog','LogChunk','EngineBuffers','Hooks','IStreamSessionHost',
-          'IReceiveCompletion','IdleSweep','TimerWheel','TimerEntry','EngineOptions','SessionState','ReceiveRelay'}
+          'IReceiveCompletion','IdleSweep','TimerWheel','TimerEntry','CallbackTimer','EngineOptions','SessionState','ReceiveRelay',
+          'CorkStage','IMessageWriter','QueueWriter'}
 TRANSPORT = {'IStreamTransport','IoResult','SocketErrors','ITlsInfo','HandshakeGate','TcpSocketOptions'}
 PROTOCOL = {'IStreamProtocol','ProtocolFeed','ReceivedOverride','PooledUtf8'}
 COMPAT = {'Buffer','Utilities','StringExtensions','DisposableLock','ReadLock','WriteLock'}
@@ -99,21 +100,18 @@ def fix(path):
     existing = {l[6:-1] for l in out if l.startswith('using ') and l.endswith(';') and '=' not in l}
     add = sorted(n for n in need if n not in existing)
     if not add and len(out) == len(lines): return False
-    # insert after the last top-level using, else at the top
-    idx = max([i for i, l in enumerate(out) if l.startswith('using ')], default=-1)
-    for n in reversed(add): out.insert(idx + 1, f'using {n};')
-    # keep the using block sorted: System first, then others
-    start = next((i for i, l in enumerate(out) if l.startswith('using ')), None)
-    if start is not None:
-        end = start
-        while end < len(out) and out[end].startswith('using '): end += 1
-        block = out[start:end]
-        block = sorted(set(block), key=lambda l: (not l.startswith('using System'), l))
-        out[start:end] = block
+    # each new using goes before the first using that sorts after it (System ones first), else after the last; the
+    # others keep their order
+    key = lambda ns: (not ns.startswith('System'), ns)
+    for n in add:
+        idx = [i for i, l in enumerate(out) if l.startswith('using ') and l.endswith(';') and '=' not in l and not l.startswith('using static')]
+        after = [i for i in idx if key(out[i][6:-1]) > key(n)]
+        pos = after[0] if after else (idx[-1] + 1 if idx else 0)
+        out.insert(pos, f'using {n};')
     open(path, 'w').write('\n'.join(out))
     return True
 changed = 0
-for top in ('source', 'tests', 'performance', 'examples', 'tools'):
+for top in ('source', 'tests/NetCoreServer.Tests', 'tests/NetCoreServer.Udp.Tests', 'performance/Benchmarks'):
     for root, dirs, files in os.walk(os.path.join(repo, top)):
         dirs[:] = [d for d in dirs if d not in ('bin','obj','node_modules')]
         for f in files:

@@ -4,7 +4,8 @@ using System.Net.Sockets;
 using System.Threading;
 using System.Threading.Tasks;
 using System.Threading.Tasks.Sources;
-using NetCoreServer.Core;
+using NetCoreServer.Engine;
+using NetCoreServer.Transports;
 
 namespace NetCoreServer.Performance.Benchmarks.InMemory;
 

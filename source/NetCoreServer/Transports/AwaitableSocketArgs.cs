@@ -4,7 +4,6 @@ using System.Net;
 using System.Net.Sockets;
 using System.Threading.Tasks;
 using System.Threading.Tasks.Sources;
-using NetCoreServer.Core;
 
 namespace NetCoreServer.Transports;
 

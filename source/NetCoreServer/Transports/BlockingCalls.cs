@@ -1,6 +1,5 @@
 using System;
 using System.Net.Sockets;
-using NetCoreServer.Core;
 
 namespace NetCoreServer.Transports;
 

@@ -4,7 +4,6 @@ using System.Net.Sockets;
 using System.Runtime.CompilerServices;
 using System.Threading;
 using System.Threading.Tasks;
-using NetCoreServer.Core;
 
 namespace NetCoreServer.Transports;
 

@@ -3,7 +3,6 @@ using System.Net.Security;
 using System.Net.Sockets;
 using System.Threading;
 using System.Threading.Tasks;
-using NetCoreServer.Core;
 using NetCoreServer.Transports.Tls;
 
 namespace NetCoreServer.Transports;

@@ -3,7 +3,7 @@ using System.Net;
 using System.Net.Sockets;
 using System.Threading;
 using System.Threading.Tasks;
-using NetCoreServer.Core;
+using NetCoreServer.Transports;
 
 namespace NetCoreServer.Udp;
 

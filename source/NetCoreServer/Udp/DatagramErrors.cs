@@ -1,5 +1,5 @@
 using System.Net.Sockets;
-using NetCoreServer.Core;
+using NetCoreServer.Transports;
 
 namespace NetCoreServer.Udp;
 

@@ -1,7 +1,7 @@
 using System;
 using System.Net;
 using System.Text;
-using NetCoreServer.Core;
+using NetCoreServer.Engine;
 
 namespace NetCoreServer;
 

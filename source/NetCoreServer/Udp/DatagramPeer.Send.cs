@@ -1,7 +1,8 @@
 using System;
 using System.Net;
 using System.Net.Sockets;
-using NetCoreServer.Core;
+using NetCoreServer.Engine;
+using NetCoreServer.Protocols;
 using NetCoreServer.Udp;
 
 namespace NetCoreServer;

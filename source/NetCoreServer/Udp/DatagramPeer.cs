@@ -2,9 +2,9 @@ using System;
 using System.Linq;
 using System.Net;
 using System.Net.Sockets;
+using NetCoreServer.Connections;
 using NetCoreServer.Udp;
 
-using NetCoreServer.Core;
 
 namespace NetCoreServer;
 

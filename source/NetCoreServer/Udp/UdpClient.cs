@@ -1,7 +1,8 @@
 using System.Net;
 using System.Net.Sockets;
 using System.Threading;
-using NetCoreServer.Core;
+using NetCoreServer.Connections;
+using NetCoreServer.Engine;
 
 namespace NetCoreServer;
 

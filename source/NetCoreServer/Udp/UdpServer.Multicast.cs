@@ -1,5 +1,5 @@
 using System;
-using NetCoreServer.Core;
+using NetCoreServer.Protocols;
 
 namespace NetCoreServer;
 

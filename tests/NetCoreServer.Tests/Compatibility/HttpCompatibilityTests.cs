@@ -2,6 +2,7 @@ using System;
 using System.Collections.Concurrent;
 using System.Net;
 using System.Threading.Tasks;
+using NetCoreServer.Protocols.Http;
 using NetCoreServer.Tests.Support;
 using NUnit.Framework;
 

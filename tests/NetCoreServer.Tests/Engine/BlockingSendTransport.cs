@@ -2,7 +2,8 @@ using System;
 using System.Collections.Generic;
 using System.Net.Sockets;
 using System.Threading.Tasks;
-using NetCoreServer.Core;
+using NetCoreServer.Engine;
+using NetCoreServer.Transports;
 
 namespace NetCoreServer.Tests.Engine;
 

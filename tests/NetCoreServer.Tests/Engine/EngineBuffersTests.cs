@@ -1,7 +1,7 @@
 using System;
 using System.Threading.Tasks;
-using NetCoreServer.Core;
 using NUnit.Framework;
+using NetCoreServer.Engine;
 
 namespace NetCoreServer.Tests.Engine;
 

@@ -5,9 +5,12 @@ using System.Linq;
 using System.Net.Sockets;
 using System.Threading;
 using System.Threading.Tasks;
-using NetCoreServer.Core;
+using NetCoreServer.Engine;
+using NetCoreServer.Protocols.Http;
+using NetCoreServer.Protocols.WebSockets;
 using NetCoreServer.Tests.Support;
 using NUnit.Framework;
+using NetCoreServer.Transports;
 
 namespace NetCoreServer.Tests.Engine;
 

@@ -4,7 +4,8 @@ using System.Collections.Generic;
 using System.IO;
 using System.Net.Sockets;
 using System.Threading.Tasks;
-using NetCoreServer.Core;
+using NetCoreServer.Engine;
+using NetCoreServer.Transports;
 
 namespace NetCoreServer.Tests.Engine;
 

@@ -5,7 +5,7 @@ using System.Linq;
 using System.Text;
 using System.Threading;
 using System.Threading.Tasks;
-using NetCoreServer.Core;
+using NetCoreServer.Engine;
 using NetCoreServer.Tests.Support;
 using NUnit.Framework;
 

@@ -1,6 +1,6 @@
 using System;
 using System.Net.Sockets;
-using NetCoreServer.Core;
+using NetCoreServer.Engine;
 using NetCoreServer.Tests.Support;
 
 namespace NetCoreServer.Tests.Engine;

@@ -1,10 +1,11 @@
 using System;
 using System.Linq;
 using System.Threading.Tasks;
-using NetCoreServer.Core;
+using NetCoreServer.Engine;
 using NetCoreServer.Testing;
 using NetCoreServer.Tests.Support;
 using NUnit.Framework;
+using NetCoreServer.Transports;
 
 namespace NetCoreServer.Tests.Engine;
 

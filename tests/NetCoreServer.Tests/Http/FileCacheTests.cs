@@ -6,8 +6,8 @@ using System.Linq;
 using System.Text;
 using System.Threading;
 using System.Threading.Tasks;
-using NetCoreServer.Http;
 using NUnit.Framework;
+using NetCoreServer.Protocols.Http;
 
 namespace NetCoreServer.Tests.Http;
 

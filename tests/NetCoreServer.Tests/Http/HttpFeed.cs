@@ -1,6 +1,6 @@
 using System;
 using System.Collections.Generic;
-using NetCoreServer.Http;
+using NetCoreServer.Protocols.Http;
 
 namespace NetCoreServer.Tests.Http;
 

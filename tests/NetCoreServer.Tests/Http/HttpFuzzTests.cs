@@ -3,8 +3,8 @@ using System.Collections.Generic;
 using System.Diagnostics;
 using System.Linq;
 using System.Text;
-using NetCoreServer.Http;
 using NUnit.Framework;
+using NetCoreServer.Protocols.Http;
 
 namespace NetCoreServer.Tests.Http;
 

@@ -6,8 +6,8 @@ using System.Net.Sockets;
 using System.Text;
 using System.Threading;
 using System.Threading.Tasks;
-using NetCoreServer.Core;
 using NUnit.Framework;
+using NetCoreServer.Engine;
 
 namespace NetCoreServer.Tests.Http;
 

@@ -11,6 +11,7 @@ using System.Text;
 using System.Threading;
 using System.Threading.Tasks;
 using NUnit.Framework;
+using NetCoreServer.Protocols.Http;
 using static NetCoreServer.Tests.Http.HttpServerTests;
 
 namespace NetCoreServer.Tests.Http;

@@ -1,6 +1,6 @@
 using System;
-using NetCoreServer.Http;
 using NUnit.Framework;
+using NetCoreServer.Protocols.Http;
 
 namespace NetCoreServer.Tests.Http;
 

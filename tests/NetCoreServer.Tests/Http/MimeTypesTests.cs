@@ -1,5 +1,5 @@
-using NetCoreServer.Http;
 using NUnit.Framework;
+using NetCoreServer.Protocols.Http;
 
 namespace NetCoreServer.Tests.Http;
 

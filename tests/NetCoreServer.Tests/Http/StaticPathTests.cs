@@ -1,7 +1,7 @@
 using System;
 using System.IO;
-using NetCoreServer.Http;
 using NUnit.Framework;
+using NetCoreServer.Protocols.Http;
 
 namespace NetCoreServer.Tests.Http;
 

@@ -3,6 +3,7 @@ using System.Linq;
 using System.Net;
 using System.Net.Sockets;
 using System.Threading.Tasks;
+using NetCoreServer.Engine;
 using NetCoreServer.Tests.Support;
 using NUnit.Framework;
 

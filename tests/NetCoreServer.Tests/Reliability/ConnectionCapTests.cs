@@ -4,7 +4,7 @@ using System.Linq;
 using System.Net;
 using System.Net.Sockets;
 using System.Threading.Tasks;
-using NetCoreServer.Core;
+using NetCoreServer.Connections;
 using NetCoreServer.Tests.Support;
 using NUnit.Framework;
 

@@ -1,6 +1,6 @@
 using System;
 using System.Threading.Tasks;
-using NetCoreServer.Core;
+using NetCoreServer.Engine;
 using NetCoreServer.Stress;
 using NUnit.Framework;
 

@@ -3,7 +3,7 @@ using System.Net;
 using System.Net.Sockets;
 using System.Runtime.InteropServices;
 using System.Threading.Tasks;
-using NetCoreServer.Core;
+using NetCoreServer.Engine;
 using NetCoreServer.Tests.Support;
 using NUnit.Framework;
 

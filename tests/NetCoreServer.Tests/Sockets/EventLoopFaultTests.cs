@@ -5,7 +5,7 @@ using System.Net.Sockets;
 using System.Text;
 using System.Threading;
 using System.Threading.Tasks;
-using NetCoreServer.Core;
+using NetCoreServer.Engine;
 using NetCoreServer.Testing;
 using NetCoreServer.Transports;
 using NUnit.Framework;

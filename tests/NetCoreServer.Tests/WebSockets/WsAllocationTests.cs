@@ -1,6 +1,6 @@
 using System;
-using NetCoreServer.WebSockets;
 using NUnit.Framework;
+using NetCoreServer.Protocols.WebSockets;
 
 namespace NetCoreServer.Tests.WebSockets;
 

@@ -4,8 +4,8 @@ using System.IO;
 using System.IO.Compression;
 using System.Linq;
 using System.Text;
-using NetCoreServer.WebSockets;
 using NUnit.Framework;
+using NetCoreServer.Protocols.WebSockets;
 using static NetCoreServer.Tests.WebSockets.WsTestFrames;
 
 namespace NetCoreServer.Tests.WebSockets;

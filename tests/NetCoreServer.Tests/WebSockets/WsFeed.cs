@@ -1,7 +1,7 @@
 using System;
 using System.Collections.Generic;
 using System.Text;
-using NetCoreServer.WebSockets;
+using NetCoreServer.Protocols.WebSockets;
 
 namespace NetCoreServer.Tests.WebSockets;
 

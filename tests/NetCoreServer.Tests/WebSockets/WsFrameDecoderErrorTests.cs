@@ -1,7 +1,7 @@
 using System.Collections.Generic;
 using System.Linq;
-using NetCoreServer.WebSockets;
 using NUnit.Framework;
+using NetCoreServer.Protocols.WebSockets;
 using static NetCoreServer.Tests.WebSockets.WsTestFrames;
 
 namespace NetCoreServer.Tests.WebSockets;

@@ -1,8 +1,8 @@
 using System;
 using System.Linq;
 using System.Text;
-using NetCoreServer.WebSockets;
 using NUnit.Framework;
+using NetCoreServer.Protocols.WebSockets;
 using static NetCoreServer.Tests.WebSockets.WsTestFrames;
 
 namespace NetCoreServer.Tests.WebSockets;

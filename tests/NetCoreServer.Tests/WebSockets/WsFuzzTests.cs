@@ -3,8 +3,8 @@ using System.Collections.Generic;
 using System.Diagnostics;
 using System.Linq;
 using System.Text;
-using NetCoreServer.WebSockets;
 using NUnit.Framework;
+using NetCoreServer.Protocols.WebSockets;
 
 namespace NetCoreServer.Tests.WebSockets;
 

@@ -2,9 +2,9 @@ using System;
 using System.Collections.Generic;
 using System.Linq;
 using System.Text;
-using NetCoreServer.Http;
-using NetCoreServer.WebSockets;
 using NUnit.Framework;
+using NetCoreServer.Protocols.Http;
+using NetCoreServer.Protocols.WebSockets;
 
 namespace NetCoreServer.Tests.WebSockets;
 

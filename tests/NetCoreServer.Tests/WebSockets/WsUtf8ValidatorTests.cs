@@ -1,7 +1,7 @@
 using System;
 using System.Text.Unicode;
-using NetCoreServer.WebSockets;
 using NUnit.Framework;
+using NetCoreServer.Protocols.WebSockets;
 
 namespace NetCoreServer.Tests.WebSockets;
 

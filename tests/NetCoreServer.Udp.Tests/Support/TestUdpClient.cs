@@ -5,6 +5,7 @@ using System.Net;
 using System.Net.Sockets;
 using System.Text;
 using System.Threading.Tasks;
+using NetCoreServer.Engine;
 
 namespace NetCoreServer.Udp.Tests.Support;
 

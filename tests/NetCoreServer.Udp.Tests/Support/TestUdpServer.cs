@@ -3,6 +3,7 @@ using System.Collections.Concurrent;
 using System.Collections.Generic;
 using System.Net;
 using System.Net.Sockets;
+using NetCoreServer.Engine;
 
 namespace NetCoreServer.Udp.Tests.Support;
 

@@ -7,6 +7,7 @@ using System.Security.Cryptography;
 using System.Text;
 using System.Threading.Tasks;
 using NetCoreServer.Tests.Support;
+using NetCoreServer.Transports;
 
 namespace NetCoreServer.Tests.WebSockets.Live;
 

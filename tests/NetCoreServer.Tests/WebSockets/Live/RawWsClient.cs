@@ -8,6 +8,7 @@ using System.Text;
 using System.Threading;
 using System.Threading.Tasks;
 using NetCoreServer.Tests.Support;
+using NetCoreServer.Transports;
 
 namespace NetCoreServer.Tests.WebSockets.Live;
 

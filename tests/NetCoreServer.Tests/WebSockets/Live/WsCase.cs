@@ -3,6 +3,7 @@ using System.Collections.Generic;
 using System.IO;
 using System.IO.Compression;
 using System.Linq;
+using NetCoreServer.Transports;
 
 namespace NetCoreServer.Tests.WebSockets.Live;
 

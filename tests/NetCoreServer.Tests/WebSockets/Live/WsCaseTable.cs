@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Generic;
 using System.Linq;
+using NetCoreServer.Protocols.Http;
 using static NetCoreServer.Tests.WebSockets.Live.WsCase;
 using static NetCoreServer.Tests.WebSockets.Live.WsExpect;
 

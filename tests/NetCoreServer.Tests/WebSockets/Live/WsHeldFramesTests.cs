@@ -5,6 +5,7 @@ using System.Threading;
 using System.Threading.Tasks;
 using NetCoreServer.Testing;
 using NUnit.Framework;
+using NetCoreServer.Transports;
 
 namespace NetCoreServer.Tests.WebSockets.Live;
 

@@ -1,0 +1,76 @@
+using System;
+using System.Collections.Generic;
+using System.Threading;
+using NetCoreServer.Engine;
+
+namespace NetCoreServer.Connections;
+
+/// <summary>
+/// A server's multicast: each message is written once into the server's <see cref="MulticastLog"/>, and every
+/// registered session sends from its own position in it. Lock: the log's lock, held from the write to the wake-up;
+/// refusals are reported (user code) after it is released.
+/// </summary>
+/// <typeparam name="TSession">The server's session type.</typeparam>
+internal sealed class MulticastFanout<TSession>
+    where TSession : StreamSession
+{
+    // Sessions that skipped the message, reported once the log's lock is released; reused per thread (taken while in
+    // use, so a Multicast from one of those reports gets its own list).
+    [ThreadStatic]
+    private static List<TSession>? t_refused;
+
+    private readonly SessionRegistry<TSession> _sessions;
+
+    public MulticastFanout(SessionRegistry<TSession> sessions) => _sessions = sessions;
+
+    /// <summary>The log every session of the server joins when it starts.</summary>
+    public MulticastLog Log { get; } = new();
+
+    /// <summary>
+    /// Queues <paramref name="buffer"/> (not empty) on every session <paramref name="receives"/> admits; the others skip
+    /// it. A session whose send limit it would pass is handled by <paramref name="policy"/>.
+    /// </summary>
+    public void Publish(ReadOnlySpan<byte> buffer, Func<StreamSession, bool> receives, SlowConsumerPolicy policy)
+    {
+        List<TSession>? refused = null;
+        var log = Log;
+        lock (log.Lock)
+        {
+            var sessions = _sessions.Snapshot;
+            if (sessions.Length == 0)
+                return;
+            var start = log.Written;
+            log.Write(buffer);
+            var end = log.Written;
+            foreach (var session in sessions)
+            {
+                if (!receives(session))
+                    session.SkipMulticast(start, end);
+                else if (session.OfferMulticast(start, end) == SendStatus.LimitReached)
+                    (refused ??= TakeRefusedList()).Add(session);
+            }
+            log.Publish();
+            // Pairs with the fence of a send loop going idle (StreamSessionEngine.NextBatchOrStop).
+            Interlocked.MemoryBarrier();
+            foreach (var session in sessions)
+                session.WakeForMulticast();
+        }
+        if (refused != null)
+            Report(refused, policy);
+    }
+
+    private static List<TSession> TakeRefusedList()
+    {
+        var list = t_refused ?? new List<TSession>();
+        t_refused = null;
+        return list;
+    }
+
+    private static void Report(List<TSession> refused, SlowConsumerPolicy policy)
+    {
+        foreach (var session in refused)
+            session.ReportMulticastRefusal(policy);
+        refused.Clear();
+        t_refused = refused;
+    }
+}

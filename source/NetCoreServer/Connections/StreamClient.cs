@@ -1,0 +1,341 @@
+using System;
+using System.Net;
+using System.Net.Sockets;
+using System.Threading;
+using System.Threading.Tasks;
+using NetCoreServer.Connections;
+using NetCoreServer.Transports;
+
+namespace NetCoreServer;
+
+/// <summary>
+/// A client of one stream connection (TCP, TLS, Unix socket): connecting, reconnecting and disconnecting.
+/// Sending, receiving, limits and hooks come from <see cref="StreamConnection"/>. Hook order: OnConnecting,
+/// OnConnected, OnEmpty, data hooks, OnDisconnecting, OnDisconnected. A failed connect raises OnError (unless the
+/// failure is ordinary, such as refused) and then OnDisconnected, so reconnecting from OnDisconnected covers both.
+/// </summary>
+public abstract class StreamClient : StreamConnection
+{
+    // Connecting (DNS, the connect, its timeout and cancel); this class raises the hooks around it and starts the engine.
+    private readonly SocketConnector _connector = new();
+    private Task<bool> _connectTask = Task.FromResult(false);
+    private Task _ready = Task.CompletedTask;
+    private TimeSpan _connectTimeout;
+
+    /// <summary>Creates a client for any endpoint.</summary>
+    /// <param name="target">The endpoint, and the address and port as given by the user.</param>
+    private protected StreamClient(EndpointSpec target)
+        : base(shared: null)
+    {
+        (Endpoint, Address, Port) = target;
+        OptionStopReadingWhenUnwritable = false;
+    }
+
+    /// <summary>The address as given to the constructor; for a Unix-socket client, the path of the server's socket file.</summary>
+    public string Address { get; }
+
+    /// <summary>The port as given to the constructor; 0 for a Unix-socket client.</summary>
+    public int Port { get; }
+
+    /// <summary>The server endpoint.</summary>
+    public EndPoint Endpoint { get; }
+
+    /// <summary>
+    /// The socket of the current (or last) connection. For an address or socket-file endpoint the new socket is set
+    /// before OnConnecting runs (not connected yet), as in NetCoreServer; for a host name, once connected. Null before the
+    /// first connect.
+    /// </summary>
+    public Socket? Socket { get; private set; }
+
+    /// <summary>True while a connect is under way.</summary>
+    public bool IsConnecting => _connector.IsConnecting;
+
+    /// <summary>
+    /// How long a connect may take before it is abandoned: the attempt then fails with <c>OnError(TimedOut)</c> and
+    /// OnDisconnected, as any failed connect. Covers the socket connect (for a host name, each address tried); the TLS
+    /// handshake has its own <see cref="SslContext.HandshakeTimeout"/>. Default <see cref="TimeSpan.Zero"/>: the system's
+    /// own limit (on Linux about two minutes of SYN retries against a silent host), as in NetCoreServer.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The value is negative.</exception>
+    public TimeSpan OptionConnectTimeout
+    {
+        get => _connectTimeout;
+        set
+        {
+            ArgumentOutOfRangeException.ThrowIfLessThan(value, TimeSpan.Zero);
+            _connectTimeout = value;
+        }
+    }
+
+    /// <summary>
+    /// Serve this client's connection from one of the library's own epoll event loops instead of the runtime's socket
+    /// engine (Linux only; ignored elsewhere). Default 0: the runtime's engine. See
+    /// <see cref="StreamServer.OptionEventLoops"/> for what it changes: hooks then run on the loop's thread.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The value is negative.</exception>
+    public int OptionEventLoops
+    {
+        get => _eventLoops;
+        set
+        {
+            ArgumentOutOfRangeException.ThrowIfNegative(value);
+            _eventLoops = value;
+        }
+    }
+
+    private int _eventLoops;
+
+    /// <summary>Creates the socket to connect with; override to customise it. Not used for host-name endpoints.</summary>
+    /// <returns>A new socket for <see cref="Endpoint"/>.</returns>
+    protected virtual Socket CreateSocket()
+        => new(Endpoint.AddressFamily, SocketType.Stream, Endpoint is UnixDomainSocketEndPoint ? ProtocolType.Unspecified : ProtocolType.Tcp);
+
+    /// <summary>
+    /// Connects synchronously. Like NetCoreServer, it does not start receiving: call <see cref="StreamConnection.ReceiveAsync"/>
+    /// to get <see cref="StreamConnection.OnReceived"/> calls, or use the blocking <c>Receive</c>. On an event loop's
+    /// thread (a hook with <c>OptionEventLoops</c>) it throws instead of blocking the loop: use <see cref="ConnectAsync"/>.
+    /// </summary>
+    /// <returns>True when connected.</returns>
+    /// <exception cref="InvalidOperationException">Called on an event loop's thread.</exception>
+    public virtual bool Connect()
+    {
+        EventLoop.ThrowIfLoopThread(nameof(Connect), nameof(ConnectAsync));
+        if (!TryBeginConnect())
+            return false;
+        Socket? socket = null;
+        try
+        {
+            socket = CreateSocketBeforeConnecting();
+            OnConnecting();
+            socket = _connector.Connect(socket, Endpoint, _connectTimeout);
+        }
+        catch (SocketException e)
+        {
+            socket?.Dispose();
+            ConnectFailed(e.SocketErrorCode, raiseDisconnecting: true);
+            return false;
+        }
+        catch (Exception)
+        {
+            socket?.Dispose();
+            _connector.End();
+            throw;
+        }
+        return Connected(socket, startReceiving: false);
+    }
+
+    /// <summary>Starts connecting and returns at once; on success the receive loop starts and OnConnected runs.</summary>
+    /// <returns>True when the attempt started (not that it succeeded); see <see cref="ConnectAndWaitAsync"/>.</returns>
+    public virtual bool ConnectAsync()
+    {
+        if (!TryBeginConnect())
+            return false;
+        Socket? socket = null;
+        try
+        {
+            socket = CreateSocketBeforeConnecting();
+            OnConnecting();
+        }
+        catch (SocketException e)
+        {
+            socket?.Dispose();
+            _connectTask = Task.FromResult(false);
+            ConnectFailed(e.SocketErrorCode, raiseDisconnecting: false);
+            return true;
+        }
+        catch (Exception)
+        {
+            socket?.Dispose();
+            _connector.End();
+            throw;
+        }
+        _connectTask = ConnectCoreAsync(socket);
+        return true;
+    }
+
+    /// <summary>Connects asynchronously and completes with the outcome. Cancelling abandons the attempt.</summary>
+    /// <param name="cancellationToken">Cancels the connect.</param>
+    /// <returns>True when connected.</returns>
+    public async Task<bool> ConnectAndWaitAsync(CancellationToken cancellationToken = default)
+    {
+        if (!ConnectAsync())
+            return IsConnected;
+        var task = _connectTask;
+        using (cancellationToken.Register(static s => ((SocketConnector)s!).Abandon(), _connector))
+            return await task.ConfigureAwait(false);
+    }
+
+    /// <summary>
+    /// Disconnects gracefully: data already accepted is handed to the socket, the sending side is shut down (the server
+    /// sees end of stream after that data), the socket closes, OnDisconnected runs, and then this returns (bounded by
+    /// <see cref="StreamConnection.OptionDisconnectTimeout"/>). Unlike <see cref="DisconnectAndWaitAsync"/> it does not
+    /// wait for the server to end its side: a thread blocked here must not wait on a peer that may need the thread pool
+    /// this thread belongs to (a server in the same process). Called from inside one of this client's hooks, or on an
+    /// event loop's thread (whose loop the close may need), it starts the disconnect and returns without waiting. A
+    /// connect under way is cancelled.
+    /// </summary>
+    /// <returns>False if neither connected nor connecting.</returns>
+    public virtual bool Disconnect()
+    {
+        if (IsConnecting)
+        {
+            _connector.Abandon();
+            return true;
+        }
+        var engine = Engine;
+        if (engine == null || !engine.Disconnect(NetCoreServer.DisconnectReason.Local, linger: false))
+            return false;
+        if (IsInsideOwnHook || EventLoop.IsLoopThread)
+            return true;
+        // Data the server does not read holds the disconnect up until the timeout; the engine's timer would close it
+        // then, but that timer runs on the thread pool, which callers blocked here can leave without a free thread.
+        if (!engine.Completion.Wait(OptionDisconnectTimeout))
+        {
+            engine.ExpireDisconnect();
+            engine.Completion.Wait(TimeSpan.FromSeconds(1));
+        }
+        return true;
+    }
+
+    /// <summary>Same as <see cref="Disconnect"/> (NetCoreServer's asynchronous variant is synchronous too).</summary>
+    /// <returns>False if neither connected nor connecting.</returns>
+    public virtual bool DisconnectAsync() => Disconnect();
+
+    /// <summary>Starts a graceful disconnect and completes after OnDisconnected has run.</summary>
+    /// <returns>A task that completes when the connection is closed.</returns>
+    public Task DisconnectAndWaitAsync()
+    {
+        var engine = Engine;
+        if (engine == null)
+            return Task.CompletedTask;
+        engine.Disconnect(NetCoreServer.DisconnectReason.Local);
+        return engine.Completion;
+    }
+
+    /// <summary>Closes the current connection at once, dropping what is queued (a protocol gave up on it: its state is unknown).</summary>
+    /// <param name="reason">Why.</param>
+    internal void Abort(DisconnectReason reason) => Engine?.Abort(reason);
+
+    /// <summary>Disconnects, then connects synchronously. On an event loop's thread it throws, as <see cref="Connect"/> does: use <see cref="ReconnectAsync"/>.</summary>
+    /// <returns>False if not connected or if the new connect failed.</returns>
+    /// <exception cref="InvalidOperationException">Called on an event loop's thread.</exception>
+    public virtual bool Reconnect()
+    {
+        EventLoop.ThrowIfLoopThread(nameof(Reconnect), nameof(ReconnectAsync));
+        return Disconnect() && Connect();
+    }
+
+    /// <summary>
+    /// Disconnects, then starts an asynchronous connect. Where <see cref="Disconnect"/> does not wait (inside this
+    /// client's hooks, on an event loop's thread) the connect starts once the disconnect has completed.
+    /// </summary>
+    /// <returns>False if not connected or the connect could not start.</returns>
+    public virtual bool ReconnectAsync()
+    {
+        var engine = Engine;
+        if (!DisconnectAsync())
+            return false;
+        if (engine == null || engine.Completion.IsCompleted)
+            return ConnectAsync();
+        // The connect (and its OnConnecting) runs on the pool after OnDisconnected, not on the thread that asked.
+        engine.Completion.ContinueWith(static (_, client) => ((StreamClient)client!).ConnectAsync(), this,
+            CancellationToken.None, TaskContinuationOptions.RunContinuationsAsynchronously, TaskScheduler.Default);
+        return true;
+    }
+
+    private protected override void DisposeConnection() => Disconnect();
+
+    private bool TryBeginConnect() => _connector.TryBegin(idle: IsSocketDisposed);
+
+    /// <summary>
+    /// For an address or socket-file endpoint, creates and prepares the socket and publishes it as <see cref="Socket"/>
+    /// before OnConnecting runs, as NetCoreServer does (so OnConnecting may set socket options); null for a host name,
+    /// whose socket depends on the address the name resolves to.
+    /// </summary>
+    private Socket? CreateSocketBeforeConnecting()
+    {
+        if (Endpoint is DnsEndPoint)
+            return null;
+        var socket = CreateSocket();
+        try
+        {
+            PrepareSocket(socket);
+        }
+        catch
+        {
+            socket.Dispose();
+            throw;
+        }
+        Socket = socket;
+        return socket;
+    }
+
+    private async Task<bool> ConnectCoreAsync(Socket? created)
+    {
+        var (result, socket) = await _connector.ConnectAsync(created, Endpoint, _connectTimeout).ConfigureAwait(false);
+        if (!result.Succeeded || socket == null)
+        {
+            socket?.Dispose();
+            ConnectFailed(result.Succeeded ? SocketError.NotConnected : result.Error, raiseDisconnecting: false);
+            return false;
+        }
+        if (!Connected(socket, startReceiving: true))
+            return false;
+        // For TLS, "connected" means handshaked: the task completes after OnHandshaked.
+        await _ready.ConfigureAwait(false);
+        return IsConnected;
+    }
+
+    /// <summary>Prepares a new socket before it connects (TCP sets dual mode).</summary>
+    /// <param name="socket">The socket about to connect.</param>
+    private protected virtual void PrepareSocket(Socket socket)
+    {
+    }
+
+    private bool Connected(Socket socket, bool startReceiving)
+    {
+        Socket = socket;
+        IStreamTransport transport;
+        try
+        {
+            transport = CreateTransport(socket);
+        }
+        catch (SocketException e)
+        {
+            // An option the socket refused (the factory sets them before it makes anything).
+            socket.Dispose();
+            ConnectFailed(e.SocketErrorCode, raiseDisconnecting: false);
+            return false;
+        }
+        var engine = CreateEngine(transport);
+        _connector.End();
+        _ready = engine.StartConnected(startReceiving);
+        // The synchronous Connect returns after the TLS handshake, as NetCoreServer's does.
+        if (!startReceiving)
+            _ready.GetAwaiter().GetResult();
+        return engine.IsConnected;
+    }
+
+    /// <summary>The TCP options the transport factory sets on a connected socket; null (none) but for TCP clients.</summary>
+    private protected virtual TcpOptions? TcpOptions => null;
+
+    /// <summary>The transport for a connected socket (see <see cref="TransportFactory"/>); TLS for secure clients.</summary>
+    /// <param name="socket">The connected socket.</param>
+    /// <returns>The transport the engine will use.</returns>
+    private protected virtual IStreamTransport CreateTransport(Socket socket) => TransportFactory.Create(socket, OptionEventLoops, TcpOptions);
+
+    private void ConnectFailed(SocketError error, bool raiseDisconnecting)
+    {
+        _connector.End();
+        if (!IsQuiet(error))
+            OnError(error);
+        if (raiseDisconnecting)
+            OnDisconnecting();
+        OnDisconnected();
+    }
+
+    private bool IsQuiet(SocketError error)
+        => SocketErrors.IsQuiet(error)
+            // A Unix socket whose server has stopped has no file: ENOENT is that transport's "refused".
+            || (error == SocketError.AddressNotAvailable && Endpoint is UnixDomainSocketEndPoint);
+}

@@ -1,0 +1,211 @@
+using System;
+using System.Net.Sockets;
+using System.Runtime.CompilerServices;
+using System.Threading;
+using NetCoreServer.Connections;
+using NetCoreServer.Engine;
+using NetCoreServer.Transports;
+
+namespace NetCoreServer;
+
+/// <summary>
+/// What every stream server has whatever its session type: the options its sessions start with, the byte counters
+/// they add to, and the server hooks they raise. Sessions are not generic (NetCoreServer's
+/// <c>TcpSession(TcpServer)</c>), so this is how a session reaches its <see cref="StreamServer{TSession}"/>. Public as
+/// the type that holds any stream server (TCP, TLS, Unix socket) for code that reads its options or counters; its
+/// constructor is not reachable outside the library, so servers derive from <see cref="TcpServer"/>,
+/// <see cref="SslServer"/> or <see cref="UdsServer"/>.
+/// </summary>
+public abstract class StreamServer
+{
+    private long _bytesSent;
+    private long _bytesReceived;
+
+    private protected StreamServer()
+    {
+    }
+
+    /// <summary>Bytes sent by all sessions since the server started.</summary>
+    public long BytesSent => Interlocked.Read(ref _bytesSent);
+
+    /// <summary>Bytes received by all sessions since the server started.</summary>
+    public long BytesReceived => Interlocked.Read(ref _bytesReceived);
+
+    /// <summary>The one timer wheel of this server's connections (idle, keep-alive, header and close timeouts).</summary>
+    internal Engine.TimerWheel Timers { get; } = new();
+
+    private protected void ResetCounters()
+    {
+        Interlocked.Exchange(ref _bytesSent, 0);
+        Interlocked.Exchange(ref _bytesReceived, 0);
+    }
+
+    /// <summary>A session's bytes, added to the server-wide counters. No user code.</summary>
+    internal void Count(long received, long sent)
+    {
+        if (received != 0)
+            Interlocked.Add(ref _bytesReceived, received);
+        if (sent != 0)
+            Interlocked.Add(ref _bytesSent, sent);
+    }
+
+    /// <summary>The TCP options the transport factory sets on an accepted socket (Unix sockets ignore them).</summary>
+    internal Transports.TcpOptions AcceptedTcpOptions => new(OptionKeepAlive, OptionTcpKeepAliveTime, OptionTcpKeepAliveInterval, OptionTcpKeepAliveRetryCount, OptionNoDelay);
+
+    // The server's hooks for one session, after the session's own; the generic server casts to its session type.
+    internal abstract void RaiseConnecting(StreamSession session);
+
+    internal abstract void RaiseConnected(StreamSession session);
+
+    internal abstract void RaiseDisconnecting(StreamSession session);
+
+    internal abstract void RaiseDisconnected(StreamSession session);
+
+    /// <summary>The session's engine has finished: it leaves the server's sessions and admission counts. No user code.</summary>
+    internal abstract void Unregister(StreamSession session);
+
+    // The options of every stream server; sessions read theirs when created. A Unix-socket server refuses the TCP ones.
+    /// <summary>Length of the pending-connections queue passed to listen (default 1024).</summary>
+    public int OptionAcceptorBacklog { get; set; } = 1024;
+
+    /// <summary>When listening on an IPv6 address, also accept IPv4 connections (default false).</summary>
+    /// <exception cref="NotSupportedException">Set on a Unix-socket server (a TCP option).</exception>
+    public bool OptionDualMode
+    {
+        get => _dualMode;
+        set => _dualMode = TcpOnly(value);
+    }
+
+    private bool _dualMode;
+
+    /// <summary>Enable SO_KEEPALIVE on accepted sockets (default false).</summary>
+    /// <exception cref="NotSupportedException">Set on a Unix-socket server (a TCP option).</exception>
+    public bool OptionKeepAlive
+    {
+        get => _keepAlive;
+        set => _keepAlive = TcpOnly(value);
+    }
+
+    private bool _keepAlive;
+
+    /// <summary>Seconds of idleness before the first keep-alive probe; -1 (default) keeps the system value.</summary>
+    /// <exception cref="NotSupportedException">Set on a Unix-socket server (a TCP option).</exception>
+    public int OptionTcpKeepAliveTime
+    {
+        get => _tcpKeepAliveTime;
+        set => _tcpKeepAliveTime = TcpOnly(value);
+    }
+
+    private int _tcpKeepAliveTime = -1;
+
+    /// <summary>Seconds between keep-alive probes; -1 (default) keeps the system value.</summary>
+    /// <exception cref="NotSupportedException">Set on a Unix-socket server (a TCP option).</exception>
+    public int OptionTcpKeepAliveInterval
+    {
+        get => _tcpKeepAliveInterval;
+        set => _tcpKeepAliveInterval = TcpOnly(value);
+    }
+
+    private int _tcpKeepAliveInterval = -1;
+
+    /// <summary>Unanswered keep-alive probes before the connection is dropped; -1 (default) keeps the system value.</summary>
+    /// <exception cref="NotSupportedException">Set on a Unix-socket server (a TCP option).</exception>
+    public int OptionTcpKeepAliveRetryCount
+    {
+        get => _tcpKeepAliveRetryCount;
+        set => _tcpKeepAliveRetryCount = TcpOnly(value);
+    }
+
+    private int _tcpKeepAliveRetryCount = -1;
+
+    /// <summary>Disable Nagle's algorithm on accepted sockets (default false).</summary>
+    /// <exception cref="NotSupportedException">Set on a Unix-socket server (a TCP option).</exception>
+    public bool OptionNoDelay
+    {
+        get => _noDelay;
+        set => _noDelay = TcpOnly(value);
+    }
+
+    private bool _noDelay;
+
+    /// <summary>Set SO_REUSEADDR on the listening socket (default false).</summary>
+    /// <exception cref="NotSupportedException">Set on a Unix-socket server (a TCP option).</exception>
+    public bool OptionReuseAddress
+    {
+        get => _reuseAddress;
+        set => _reuseAddress = TcpOnly(value);
+    }
+
+    private bool _reuseAddress;
+
+    /// <summary>Set SO_EXCLUSIVEADDRUSE on the listening socket (Windows only; ignored elsewhere; default false).</summary>
+    /// <exception cref="NotSupportedException">Set on a Unix-socket server (a TCP option).</exception>
+    public bool OptionExclusiveAddressUse
+    {
+        get => _exclusiveAddressUse;
+        set => _exclusiveAddressUse = TcpOnly(value);
+    }
+
+    private bool _exclusiveAddressUse;
+
+    /// <summary>Initial receive buffer size of new sessions in bytes (default 8192); see <see cref="StreamConnection.OptionReceiveBufferSize"/>.</summary>
+    public int OptionReceiveBufferSize { get; set; } = 8192;
+
+    /// <summary>Send chunk size of new sessions in bytes (default 8192); see <see cref="StreamConnection.OptionSendBufferSize"/>.</summary>
+    public int OptionSendBufferSize { get; set; } = 8192;
+
+    /// <summary>
+    /// Idle timeout of new sessions (default <see cref="TimeSpan.Zero"/>: none); a session receiving nothing for this
+    /// long is disconnected with <see cref="DisconnectReason.Timeout"/>. See <see cref="StreamConnection.OptionIdleTimeout"/>.
+    /// </summary>
+    public TimeSpan OptionIdleTimeout { get; set; }
+
+    /// <summary>
+    /// Serve new sessions from this many of the library's own epoll event loops (shared by the process, sessions spread
+    /// round robin) instead of the runtime's socket engine. Linux only. Hooks then run on the loop's thread: one that
+    /// blocks stalls that loop's sessions (see docs/design/event-loops.md). Default 0: the runtime's engine.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The value is negative.</exception>
+    public int OptionEventLoops
+    {
+        get => _eventLoops;
+        set
+        {
+            ArgumentOutOfRangeException.ThrowIfNegative(value);
+            _eventLoops = value;
+        }
+    }
+
+    private int _eventLoops;
+
+    /// <summary>True for a Unix-domain-socket server, whose sockets have no TCP options and peers no address.</summary>
+    private protected virtual bool UnixSocket => false;
+
+    /// <summary>Passes a TCP option's new value through, or refuses it on a Unix-socket server (silently ignoring it would hide a mistake).</summary>
+    private protected T TcpOnly<T>(T value, [CallerMemberName] string option = "")
+    {
+        if (UnixSocket)
+            throw new NotSupportedException($"{option} is a TCP option; a Unix domain socket server ({GetType().Name}) has no use for it.");
+        return value;
+    }
+
+    // The options new sessions share until one of them writes its own (see CopyOnWriteOptions).
+    private EngineOptions? _sessionLimits;
+
+    /// <summary>The options a new session starts with: the server's current session options, one instance shared by every session made while they stay the same.</summary>
+    /// <exception cref="ArgumentOutOfRangeException"><see cref="OptionIdleTimeout"/> is negative.</exception>
+    internal EngineOptions SessionLimits()
+    {
+        var receive = OptionReceiveBufferSize;
+        var send = OptionSendBufferSize;
+        var idle = OptionIdleTimeout;
+        var shared = Volatile.Read(ref _sessionLimits);
+        if (shared != null && shared.ReceiveBufferSize == receive && shared.SendBufferSize == send && shared.IdleTimeout == idle)
+            return shared;
+        // The session's own OptionIdleTimeout refuses a negative value; so does the server's default for it.
+        ArgumentOutOfRangeException.ThrowIfLessThan(idle, TimeSpan.Zero, nameof(OptionIdleTimeout));
+        shared = new EngineOptions { Owner = this, ReceiveBufferSize = receive, SendBufferSize = send, IdleTimeout = idle }.Share();
+        Volatile.Write(ref _sessionLimits, shared);
+        return shared;
+    }
+}

@@ -1,0 +1,390 @@
+using System;
+using System.Collections.Concurrent;
+using System.Linq;
+using System.Net;
+using System.Net.Sockets;
+using NetCoreServer.Connections;
+using NetCoreServer.Engine;
+using NetCoreServer.Protocols;
+using NetCoreServer.Transports;
+using NetCoreServer.Transports.Tls;
+
+namespace NetCoreServer;
+
+/// <summary>
+/// A server of stream connections (TCP, TLS, Unix sockets): listens, accepts, and gives each connection a session made
+/// by <see cref="CreateSession"/>. Hook order per connection (NetCoreServer's): session.OnConnecting, server.OnConnecting,
+/// session.OnConnected, server.OnConnected, session.OnEmpty, data hooks, session.OnDisconnecting,
+/// server.OnDisconnecting, session.OnDisconnected, server.OnDisconnected.
+/// </summary>
+/// <typeparam name="TSession">The session type of this server.</typeparam>
+/// <remarks>
+/// A coordinator of three components: the <see cref="AcceptLoop"/> (listener and accepting), the
+/// <see cref="AdmissionControl"/> (caps) and the <see cref="SessionRegistry{TSession}"/> with its
+/// <see cref="MulticastFanout{TSession}"/>. Its hooks are in StreamServer.Hooks.cs.
+/// </remarks>
+public abstract partial class StreamServer<TSession> : StreamServer, IDisposable, IAcceptor
+    where TSession : StreamSession
+{
+    /// <summary>Default of <see cref="OptionDescriptorReserve"/>.</summary>
+    public const int DefaultDescriptorReserve = 256;
+
+    private readonly AcceptLoop _accept;
+    private readonly AdmissionControl _admission = new();
+    private readonly SessionRegistry<TSession> _registry = new();
+    private readonly MulticastFanout<TSession> _multicast;
+    // ReceivesMulticast bound once, so a multicast makes no delegate.
+    private readonly Func<StreamSession, bool> _receivesMulticast;
+    private int _maxSessionsPerAddress;
+
+    /// <summary>Connected sessions by id.</summary>
+    protected readonly ConcurrentDictionary<Guid, TSession> Sessions;
+
+    /// <summary>Creates a server for any endpoint.</summary>
+    /// <param name="target">The endpoint, and the address and port as given by the user.</param>
+    private protected StreamServer(EndpointSpec target)
+    {
+        Id = Guid.NewGuid();
+        (Endpoint, Address, Port) = target;
+        _accept = new AcceptLoop(this);
+        _multicast = new MulticastFanout<TSession>(_registry);
+        _receivesMulticast = ReceivesMulticast;
+        Sessions = _registry.Sessions;
+    }
+
+    /// <summary>Unique identifier of this server.</summary>
+    public Guid Id { get; }
+
+    /// <summary>The address as given to the constructor; for a Unix-socket server, the path of its socket file.</summary>
+    public string Address { get; }
+
+    /// <summary>The port as given to the constructor; 0 for a Unix-socket server.</summary>
+    public int Port { get; }
+
+    /// <summary>The endpoint; after <see cref="Start"/> it is the bound endpoint, so a server started on port 0 reports its real port.</summary>
+    public EndPoint Endpoint { get; private set; }
+
+    /// <summary>True between a successful <see cref="Start"/> and <see cref="Stop"/>.</summary>
+    public bool IsStarted { get; private set; }
+
+    /// <summary>True while new connections are being accepted.</summary>
+    public bool IsAccepting => _accept.IsAccepting;
+
+    /// <summary>True after <see cref="Dispose()"/>.</summary>
+    public bool IsDisposed { get; private set; }
+
+    /// <summary>True when the listening socket is closed.</summary>
+    public bool IsSocketDisposed => _accept.IsClosed;
+
+    /// <summary>Bytes queued and not yet sent, summed over all sessions (computed on read).</summary>
+    public long BytesPending => Sessions.Values.Sum(s => s.BytesPending + s.BytesSending);
+
+    /// <summary>Number of sessions currently registered (connected or finishing a disconnect).</summary>
+    public long ConnectedSessions => _registry.Count;
+
+    /// <summary>
+    /// Most sessions at once; a connection beyond it is closed at once and reported to <see cref="OnRefused"/> with
+    /// <see cref="RefusalReason.ServerFull"/>. 0 (the default) sets no count (<see cref="OptionDescriptorReserve"/> still applies).
+    /// </summary>
+    public int OptionMaxSessions { get; set; }
+
+    /// <summary>
+    /// Most sessions from one remote IP address (IPv4-mapped IPv6 counts as IPv4); beyond it a connection is refused with
+    /// <see cref="RefusalReason.AddressFull"/>. 0 (the default) sets no cap: NAT, proxies and benchmarks share addresses.
+    /// </summary>
+    /// <exception cref="NotSupportedException">Set on a Unix-socket server: its peers have no address.</exception>
+    public int OptionMaxSessionsPerAddress
+    {
+        get => _maxSessionsPerAddress;
+        set => _maxSessionsPerAddress = TcpOnly(value);
+    }
+
+    /// <summary>
+    /// Descriptors kept free for the rest of the process: a connection accepted with fewer than this many left under
+    /// RLIMIT_NOFILE is refused with <see cref="RefusalReason.DescriptorReserve"/>. Default <see cref="DefaultDescriptorReserve"/>;
+    /// 0 turns the check off. Linux only.
+    /// </summary>
+    public int OptionDescriptorReserve { get; set; } = DefaultDescriptorReserve;
+
+    /// <summary>
+    /// What <see cref="Multicast(ReadOnlySpan{byte})"/> does with a session whose send limit the message would pass:
+    /// <see cref="SlowConsumerPolicy.Skip"/> (the default, as in NetCoreServer: it misses the message) or
+    /// <see cref="SlowConsumerPolicy.Disconnect"/> (closed with <see cref="DisconnectReason.SlowConsumer"/>: no gaps).
+    /// </summary>
+    public SlowConsumerPolicy OptionSlowConsumerPolicy { get; set; }
+
+    /// <summary>The registered sessions as an array that is replaced, never changed, when one comes or goes: for loops over every session (multicast) that must not allocate.</summary>
+    private protected TSession[] SessionSnapshot => _registry.Snapshot;
+
+    /// <summary>The handshakes under way and their cap (TLS servers); null for transports without a handshake.</summary>
+    private protected virtual HandshakeGate? Handshakes => null;
+
+    /// <summary>Creates the listening socket; override to customise it.</summary>
+    /// <returns>A new, unbound socket for <see cref="Endpoint"/>.</returns>
+    protected virtual Socket CreateSocket()
+        => new(Endpoint.AddressFamily, SocketType.Stream, Endpoint is UnixDomainSocketEndPoint ? ProtocolType.Unspecified : ProtocolType.Tcp);
+
+    /// <summary>Creates the session object for a newly accepted connection; override to return your subclass.</summary>
+    /// <returns>A new session.</returns>
+    protected abstract TSession CreateSession();
+
+    /// <summary>Binds, listens and starts accepting. Hooks: OnStarting (after bind), OnStarted.</summary>
+    /// <returns>False if already started.</returns>
+    /// <exception cref="SocketException">The endpoint cannot be bound (for example, the port is in use).</exception>
+    public virtual bool Start()
+    {
+        if (IsStarted)
+            return false;
+        if (Endpoint is DnsEndPoint dns)
+            Endpoint = new IPEndPoint(Dns.GetHostAddresses(dns.Host).First(), dns.Port);
+
+        var listener = CreateSocket();
+        try
+        {
+            ConfigureListener(listener);
+            BindListener(listener);
+            Endpoint = listener.LocalEndPoint ?? Endpoint;
+            OnStarting();
+            listener.Listen(OptionAcceptorBacklog);
+        }
+        catch
+        {
+            listener.Dispose();
+            ListenerClosed();
+            throw;
+        }
+
+        _accept.Attach(listener);
+        ResetCounters();
+        IsStarted = true;
+        OnStarted();
+        _accept.Run();
+        return true;
+    }
+
+    /// <summary>
+    /// Stops accepting, disconnects every session gracefully and waits (bounded by their disconnect timeout) until they
+    /// have closed. Inside a hook, or on an event loop's thread, it does not wait. Hooks: OnStopping, the sessions'
+    /// disconnect hooks, OnStopped.
+    /// </summary>
+    /// <returns>False if not started.</returns>
+    public virtual bool Stop()
+    {
+        if (!IsStarted)
+            return false;
+        OnStopping();
+        var sessions = _accept.Close(() => _registry.Sessions.Values.ToArray());
+        Handshakes?.Wake();
+        ListenerClosed();
+        SessionRegistry<TSession>.Stop(sessions);
+        IsStarted = false;
+        OnStopped();
+        return true;
+    }
+
+    /// <summary>Stops and starts again on the same endpoint.</summary>
+    /// <returns>False if the server was not started.</returns>
+    public virtual bool Restart() => Stop() && Start();
+
+    /// <summary>Finds a connected session by id.</summary>
+    /// <param name="id">Session id.</param>
+    /// <returns>The session, or null.</returns>
+    public TSession? FindSession(Guid id) => Sessions.TryGetValue(id, out var session) ? session : null;
+
+    /// <summary>Starts a graceful disconnect of every session.</summary>
+    /// <returns>False if the server is not started.</returns>
+    public virtual bool DisconnectAll()
+    {
+        if (!IsStarted)
+            return false;
+        _registry.DisconnectAll();
+        return true;
+    }
+
+    /// <summary>Queues the same data on every connected session; see <see cref="Multicast(ReadOnlySpan{byte})"/>.</summary>
+    /// <param name="buffer">Data to send.</param>
+    /// <returns>False if the server is not started.</returns>
+    public virtual bool Multicast(byte[] buffer) => Multicast(buffer.AsSpan());
+
+    /// <summary>Queues part of a buffer on every connected session; see <see cref="Multicast(ReadOnlySpan{byte})"/>.</summary>
+    /// <param name="buffer">Buffer holding the data.</param>
+    /// <param name="offset">Offset of the data.</param>
+    /// <param name="size">Number of bytes.</param>
+    /// <returns>False if the server is not started.</returns>
+    public virtual bool Multicast(byte[] buffer, long offset, long size) => Multicast(buffer.AsSpan(checked((int)offset), checked((int)size)));
+
+    /// <summary>
+    /// Queues the same bytes on every connected session, copied once whatever the number of sessions. A session whose
+    /// send limit the message would pass is handled by <see cref="OptionSlowConsumerPolicy"/> (by default it skips the
+    /// message and gets <c>OnError(NoBufferSpaceAvailable)</c> once per episode). Sessions' <c>SendAsync</c> overrides are not called.
+    /// </summary>
+    /// <param name="buffer">Data to send.</param>
+    /// <returns>False if the server is not started; true otherwise (also for empty data).</returns>
+    public virtual bool Multicast(ReadOnlySpan<byte> buffer)
+    {
+        if (!IsStarted)
+            return false;
+        // From a receive hook: the frames it sent before go first on its own connection.
+        SendCork.Settle();
+        if (!buffer.IsEmpty)
+            _multicast.Publish(buffer, _receivesMulticast, OptionSlowConsumerPolicy);
+        return true;
+    }
+
+    /// <summary>Queues text as UTF-8 on every session; see <see cref="Multicast(ReadOnlySpan{byte})"/>.</summary>
+    /// <param name="text">Text to send.</param>
+    /// <returns>False if the server is not started.</returns>
+    public virtual bool Multicast(string text) => Multicast(text.AsSpan());
+
+    /// <summary>Queues text as UTF-8 on every session; see <see cref="Multicast(ReadOnlySpan{byte})"/>.</summary>
+    /// <param name="text">Text to send.</param>
+    /// <returns>False if the server is not started.</returns>
+    public virtual bool Multicast(ReadOnlySpan<char> text)
+    {
+        using var bytes = PooledUtf8.Encode(text);
+        return Multicast(bytes.Span);
+    }
+
+    /// <summary>Whether <see cref="Multicast(ReadOnlySpan{byte})"/> reaches <paramref name="session"/> (a WebSocket server: only upgraded sessions).</summary>
+    private protected virtual bool ReceivesMulticast(StreamSession session) => true;
+
+    /// <summary>Transport-specific preparation of the listening socket before it binds (Unix sockets remove a stale file).</summary>
+    /// <param name="listener">The new listening socket.</param>
+    private protected virtual void PrepareListener(Socket listener)
+    {
+    }
+
+    /// <summary>Binds the listening socket to <see cref="Endpoint"/> (Unix sockets also note which file they created).</summary>
+    /// <param name="listener">The configured listening socket.</param>
+    private protected virtual void BindListener(Socket listener) => listener.Bind(Endpoint);
+
+    /// <summary>Transport-specific cleanup after the listening socket closed (also after a failed Start).</summary>
+    private protected virtual void ListenerClosed()
+    {
+    }
+
+    private void ConfigureListener(Socket listener)
+    {
+        if (OptionReuseAddress && listener.AddressFamily != AddressFamily.Unix)
+            listener.SetSocketOption(SocketOptionLevel.Socket, SocketOptionName.ReuseAddress, true);
+        if (OptionExclusiveAddressUse && OperatingSystem.IsWindows())
+            listener.ExclusiveAddressUse = true;
+        if (listener.AddressFamily == AddressFamily.InterNetworkV6)
+            listener.DualMode = OptionDualMode;
+        PrepareListener(listener);
+    }
+
+    HandshakeGate? IAcceptor.Handshakes => Handshakes;
+
+    bool IAcceptor.TryAdmit(Socket socket, out StreamSession? session, out EndPoint? admitted)
+    {
+        session = null;
+        if (!Admit(socket, out admitted))
+            return false;
+        try
+        {
+            session = CreateSession();
+            return true;
+        }
+        catch (Exception exception)
+        {
+            socket.Dispose();
+            _admission.Release(admitted);
+            admitted = null;
+            ReportHandlerException(exception);
+            return false;
+        }
+    }
+
+    StreamSessionEngine IAcceptor.RegisterLocked(StreamSession session, Socket socket, EndPoint? admitted)
+    {
+        var engine = session.Accept(socket, admitted);
+        _registry.Add((TSession)session);
+        return engine;
+    }
+
+    void IAcceptor.Abandon(EndPoint? admitted) => _admission.Release(admitted);
+
+    void IAcceptor.Start(StreamSessionEngine engine) => engine.StartAccepted(_multicast.Log);
+
+    void IAcceptor.ReportError(SocketError error)
+        => Hooks.Run(this, HookKind.Other, error, static (server, error) => server.OnError(error), static (server, exception) => server.ReportHandlerException(exception));
+
+    /// <summary>
+    /// Counts an accepted socket against the caps and asks <see cref="OnAccepting"/>; false when refused (the socket is
+    /// then closed and reported). <paramref name="admitted"/>: the endpoint counted under an address, else null.
+    /// </summary>
+    private bool Admit(Socket socket, out EndPoint? admitted)
+    {
+        EndPoint? remote;
+        try
+        {
+            remote = socket.RemoteEndPoint;
+        }
+        catch (SocketException)
+        {
+            remote = null;
+        }
+        var address = AdmissionControl.AddressOf(remote);
+        admitted = address == null ? null : remote;
+
+        var refusal = _admission.TryCount(socket, address, OptionMaxSessions, OptionMaxSessionsPerAddress, OptionDescriptorReserve);
+        if (refusal == null)
+        {
+            var accepted = false;
+            Hooks.Run(this, HookKind.Other, remote, (server, endpoint) => accepted = server.OnAccepting(endpoint), static (server, exception) => server.ReportHandlerException(exception));
+            if (accepted)
+                return true;
+            _admission.Release(admitted);
+            refusal = RefusalReason.Refused;
+        }
+        AdmissionControl.Refuse(socket);
+        Hooks.Run(this, HookKind.Other, (remote, refusal.Value), static (server, a) => server.OnRefused(a.remote, a.Value), static (server, exception) => server.ReportHandlerException(exception));
+        admitted = null;
+        return false;
+    }
+
+    private void ReportHandlerException(Exception exception)
+    {
+        try
+        {
+            OnHandlerException(exception);
+        }
+        catch (Exception)
+        {
+            // Nothing more to report to; the accept loop must survive it.
+        }
+    }
+
+    internal override void RaiseConnecting(StreamSession session) => OnConnecting((TSession)session);
+
+    internal override void RaiseConnected(StreamSession session) => OnConnected((TSession)session);
+
+    internal override void RaiseDisconnecting(StreamSession session) => OnDisconnecting((TSession)session);
+
+    internal override void RaiseDisconnected(StreamSession session) => OnDisconnected((TSession)session);
+
+    internal override void Unregister(StreamSession session)
+    {
+        _registry.Remove(session.Id);
+        _admission.Release(session.AdmittedEndPoint);
+    }
+
+    /// <summary>Stops the server (when <paramref name="disposingManagedResources"/> is true) and marks it disposed.</summary>
+    /// <param name="disposingManagedResources">True when called from <see cref="Dispose()"/>.</param>
+    protected virtual void Dispose(bool disposingManagedResources)
+    {
+        if (IsDisposed)
+            return;
+        if (disposingManagedResources)
+            Stop();
+        IsDisposed = true;
+    }
+
+    /// <summary>Stops the server and releases it.</summary>
+    public void Dispose()
+    {
+        Dispose(true);
+        GC.SuppressFinalize(this);
+    }
+}

@@ -1,0 +1,114 @@
+using System;
+using System.Net.Sockets;
+using System.Threading.Tasks;
+using NetCoreServer.Engine;
+using NetCoreServer.Transports;
+
+namespace NetCoreServer;
+
+/// <summary>
+/// A connection accepted by a <see cref="StreamServer{TSession}"/>: the server-side half that
+/// <see cref="TcpSession"/> and the other transports' sessions share.
+/// </summary>
+public abstract class StreamSession : StreamConnection
+{
+    // The server's shared session options, so a session makes no options object of its own until one is written.
+    private protected StreamSession(StreamServer owner)
+        : base(owner.SessionLimits())
+    {
+        System.Diagnostics.Debug.Assert(Limits.Owner == owner, "a server's session options name it");
+    }
+
+    /// <summary>The connected socket; null until the server has accepted the session's connection (set before OnConnecting).</summary>
+    public Socket? Socket => Engine?.Transport.Socket;
+
+    /// <summary>
+    /// The server that accepted this session (the transports' sessions expose it typed as <c>Server</c>), named by the
+    /// options the session started from (its server's shared ones, or its own copy of them).
+    /// </summary>
+    private protected StreamServer Owner => Limits.Owner!;
+
+    /// <summary>
+    /// Starts a graceful disconnect and returns at once: new sends are refused, data already accepted is delivered
+    /// (bounded by <see cref="StreamConnection.OptionDisconnectTimeout"/>), then the socket closes and
+    /// <see cref="StreamConnection.OnDisconnected"/> runs. Safe from any thread, any number of times.
+    /// </summary>
+    /// <returns>True if this call started the disconnect.</returns>
+    public virtual bool Disconnect() => DisconnectEngine(NetCoreServer.DisconnectReason.Local);
+
+    /// <summary>Completes after OnDisconnected has run.</summary>
+    internal Task Completion => Engine?.Completion ?? Task.CompletedTask;
+
+    /// <summary>
+    /// The remote endpoint this session is counted under by its server's per-address cap (null for Unix sockets): kept by
+    /// the transport (a plain socket's in a slot its receive args leave unused) rather than by a field here.
+    /// </summary>
+    internal System.Net.EndPoint? AdmittedEndPoint => Engine?.Transport.AdmittedEndPoint;
+
+    /// <summary>Takes an accepted socket: its transport (with the server's socket options) and the engine (no hooks yet; see <see cref="StreamSessionEngine.StartAccepted"/>).</summary>
+    internal StreamSessionEngine Accept(Socket socket, System.Net.EndPoint? admitted)
+    {
+        var transport = CreateTransport(socket);
+        transport.AdmittedEndPoint = admitted;
+        return CreateEngine(transport);
+    }
+
+    /// <summary>The transport for an accepted socket (see <see cref="TransportFactory"/>); TLS for secure sessions.</summary>
+    /// <param name="socket">The accepted socket.</param>
+    /// <returns>The transport the engine will use.</returns>
+    private protected virtual IStreamTransport CreateTransport(Socket socket) => TransportFactory.Create(socket, Owner.OptionEventLoops, Owner.AcceptedTcpOptions);
+
+    internal void DisconnectForStop() => DisconnectEngine(NetCoreServer.DisconnectReason.ServerStopped);
+
+    /// <summary>A stopping server whose graceful wait ran out closes what is left at once.</summary>
+    internal void AbortForStop() => Engine?.Abort(NetCoreServer.DisconnectReason.ServerStopped);
+
+    /// <summary>See <see cref="StreamSessionEngine.OfferLogged"/>; NotConnected without an engine.</summary>
+    internal SendStatus OfferMulticast(long start, long end) => Engine?.OfferLogged(start, end) ?? SendStatus.NotConnected;
+
+    /// <summary>See <see cref="StreamSessionEngine.SkipLogged"/>.</summary>
+    internal void SkipMulticast(long start, long end) => Engine?.SkipLogged(start, end);
+
+    /// <summary>See <see cref="StreamSessionEngine.WakeForLog"/>.</summary>
+    internal void WakeForMulticast() => Engine?.WakeForLog();
+
+    /// <summary>After a multicast this session skipped: a slow-consumer disconnect, or OnError once per episode.</summary>
+    internal void ReportMulticastRefusal(SlowConsumerPolicy policy)
+    {
+        var engine = Engine;
+        if (engine == null)
+            return;
+        if (policy == SlowConsumerPolicy.Disconnect)
+            engine.Abort(NetCoreServer.DisconnectReason.SlowConsumer);
+        else
+            ReportRefusal(engine, SendStatus.LimitReached);
+    }
+
+    private protected override void NotifyConnecting()
+    {
+        OnConnecting();
+        Owner.RaiseConnecting(this);
+    }
+
+    private protected override void NotifyConnected()
+    {
+        OnConnected();
+        Owner.RaiseConnected(this);
+    }
+
+    private protected override void NotifyDisconnecting()
+    {
+        OnDisconnecting();
+        Owner.RaiseDisconnecting(this);
+    }
+
+    private protected override void NotifyDisconnected()
+    {
+        OnDisconnected();
+        Owner.RaiseDisconnected(this);
+    }
+
+    private protected override void NotifyReleased() => Owner.Unregister(this);
+
+    private protected override void NotifyCounted(long received, long sent) => Owner.Count(received, sent);
+}

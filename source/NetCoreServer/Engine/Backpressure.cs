@@ -1,0 +1,103 @@
+using System.Diagnostics;
+using System.Threading;
+using System.Threading.Tasks;
+using NetCoreServer.Protocols.Http;
+using NetCoreServer.Protocols.WebSockets;
+
+namespace NetCoreServer.Engine;
+
+/// <summary>
+/// Writability: when the bytes waiting to be sent pass the high watermark the connection becomes unwritable and its
+/// receive loop stops reading (the peer's TCP window then slows it) until they fall to the low watermark. Changes are
+/// reported in order, one OnWritabilityChanged at a time; refused sends are reported once per unwritable episode.
+/// </summary>
+/// <remarks>Part of the <see cref="SendPipeline"/>; its flags are written under the session lock and read without it.</remarks>
+internal sealed class Backpressure
+{
+    private readonly StreamSessionEngine _engine;
+    private int _flags;
+
+    public Backpressure(StreamSessionEngine engine) => _engine = engine;
+
+    [System.Flags]
+    private enum Flag
+    {
+        Unwritable = 1,
+        Dirty = 2,
+        ReportedUnwritable = 4,
+        Notifying = 8,
+        RefusalReported = 16,
+    }
+
+    /// <summary>True while the pending bytes are above the high watermark (and not yet back at the low one).</summary>
+    public bool Unwritable => Has(Flag.Unwritable);
+
+    /// <summary>True the first time in an unwritable episode (or since the queue drained) that a refusal is to be reported.</summary>
+    public bool TakeRefusalReport()
+    {
+        lock (_engine)
+        {
+            if (Has(Flag.RefusalReported))
+                return false;
+            Set(Flag.RefusalReported, true);
+            return true;
+        }
+    }
+
+    /// <summary>After bytes were queued: crosses the high watermark upwards.</summary>
+    public void RaiseLocked(long pending)
+    {
+        var high = _engine.Options.EffectiveHighWatermark;
+        if (Unwritable || high <= 0 || pending <= high)
+            return;
+        Set(Flag.Unwritable, true);
+        Set(Flag.Dirty, true);
+    }
+
+    /// <summary>After bytes were sent: crosses the low watermark downwards; returns the paused receive loop's wait to release.</summary>
+    public TaskCompletionSource? LowerLocked(long pending)
+    {
+        if (pending > _engine.Options.EffectiveLowWatermark)
+            return null;
+        Set(Flag.RefusalReported, false);
+        if (!Unwritable)
+            return null;
+        Set(Flag.Unwritable, false);
+        Set(Flag.Dirty, true);
+        return _engine.Receiver.TakePausedLocked();
+    }
+
+    /// <summary>Raises OnWritabilityChanged until the reported state is the current one; one notifier at a time keeps the reports in order.</summary>
+    public void Notify()
+    {
+        if (!Has(Flag.Dirty))
+            return;
+        while (true)
+        {
+            bool writable;
+            lock (_engine)
+            {
+                if (Has(Flag.Notifying))
+                    return;
+                Set(Flag.Dirty, false);
+                writable = !Unwritable;
+                if (writable == !Has(Flag.ReportedUnwritable) || _engine.State != SessionState.Connected)
+                    return;
+                Set(Flag.ReportedUnwritable, !writable);
+                Set(Flag.Notifying, true);
+            }
+            // Sending kind: a blocking Send from the hook must not wait on the send loop that may be raising it.
+            _engine.RunHook(HookKind.Sending, writable, static (e, w) => e.Host.EngineWritabilityChanged(w));
+            lock (_engine)
+                Set(Flag.Notifying, false);
+        }
+    }
+
+    private bool Has(Flag flag) => (Volatile.Read(ref _flags) & (int)flag) != 0;
+
+    private void Set(Flag flag, bool value)
+    {
+        Debug.Assert(Monitor.IsEntered(_engine), "flags are written under the session lock");
+        Volatile.Write(ref _flags, value ? _flags | (int)flag : _flags & ~(int)flag);
+    }
+}

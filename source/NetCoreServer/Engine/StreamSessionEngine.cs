@@ -1,0 +1,605 @@
+using System;
+using System.Diagnostics;
+using System.Net.Sockets;
+using System.Threading;
+using System.Threading.Tasks;
+using NetCoreServer.Protocols.Http;
+using NetCoreServer.Protocols.WebSockets;
+using NetCoreServer.Transports;
+
+namespace NetCoreServer.Engine;
+
+/// <summary>
+/// The one stream-session engine of every stream transport (TCP, Unix sockets, TLS): the session's lifecycle state
+/// machine (states, transitions, hook order, teardown) and the root of its components: the <see cref="ReceivePump"/> (a struct inside it),
+/// the <see cref="SendPipeline"/> (made by the first send) and the <see cref="MulticastCursor"/>. A transport supplies
+/// only I/O; a host (server session or client) turns engine callbacks into the public hooks.
+/// </summary>
+/// <remarks>
+/// Hook order, each at most once: Connecting, Connected, (TLS: Handshaking, Handshaked), Empty, data hooks,
+/// Disconnecting, Disconnected. A connect-phase hook holds teardown back until it returns; OnDisconnected runs last,
+/// once the socket is closed, both components' loops have stopped (or wait in a transport call) and OnDisconnecting
+/// has returned. The session lock is the engine's own monitor: the components lock it for their shared state and
+/// nothing else does; no hook runs under it. Design and history: docs/design/engine.md.
+/// </remarks>
+internal sealed class StreamSessionEngine : IReceiveCompletion
+{
+    private static readonly Action<StreamSessionEngine, Exception> s_hookFailed = static (engine, exception) => engine.OnHandlerException(exception);
+
+    private readonly IStreamTransport _transport;
+    private readonly IStreamSessionHost _host;
+    private ReceivePump _receive;
+    private SendPipeline? _send;
+    private MulticastCursor _cursor;
+    private LifecycleSide? _side;
+    private int _flags;
+    // The constructor's hold and, at most, one connect-phase hook's.
+    private byte _holds = 1;
+
+    public StreamSessionEngine(IStreamTransport transport, IStreamSessionHost host)
+    {
+        _transport = transport;
+        _host = host;
+        _flags = transport.Tls == null ? (int)Flag.Ready : 0;
+    }
+
+    private enum Phase : byte
+    {
+        NotRaised,
+        Raising,
+        Done,
+    }
+
+    [Flags]
+    private enum Flag
+    {
+        Ready = 1 << 0,
+        Completed = 1 << 1,
+        HooksStarted = 1 << 2,
+        Graceful = 1 << 3,
+        Linger = 1 << 4,
+        ShutdownStarted = 1 << 5,
+        ShutdownDone = 1 << 6,
+        Closed = 1 << 7,
+        Finished = 1 << 8,
+        TransportDisposed = 1 << 9,
+        // Two bits: the Phase of OnDisconnecting; two: the SessionState; five: the DisconnectReason.
+        PhaseShift = 10,
+        StateShift = 12,
+        ReasonShift = 14,
+    }
+
+    private const int PhaseMask = 3;
+    private const int StateMask = 3;
+    private const int ReasonMask = 31;
+
+    public SessionState State => (SessionState)GetBits((int)Flag.StateShift, StateMask);
+
+    public bool IsConnected => State == SessionState.Connected;
+
+    /// <summary>Why the connection ended (the first reason recorded).</summary>
+    public DisconnectReason Reason => (DisconnectReason)GetBits((int)Flag.ReasonShift, ReasonMask);
+
+    /// <summary>Completes after <see cref="IStreamSessionHost.EngineDisconnected"/> has returned.</summary>
+    public Task Completion
+    {
+        get
+        {
+            lock (this)
+                return Completed ? Task.CompletedTask : (Side.Completion ??= new(TaskCreationOptions.RunContinuationsAsynchronously)).Task;
+        }
+    }
+
+    public IStreamTransport Transport => _transport;
+
+    internal IStreamSessionHost Host => _host;
+
+    /// <summary>The options in force: the host's, read at each use (a connection may take its own copy of options it shared).</summary>
+    public EngineOptions Options => _host.EngineOptions;
+
+    /// <summary>The send side, made by the first send or multicast (an idle connection has none).</summary>
+    internal SendPipeline Sender
+    {
+        get
+        {
+            var send = Volatile.Read(ref _send);
+            if (send != null)
+                return send;
+            lock (this)
+                return _send ??= new SendPipeline(this);
+        }
+    }
+
+    /// <summary>The send side if one was made; read without the lock.</summary>
+    internal SendPipeline? SenderIfAny => Volatile.Read(ref _send);
+
+    internal ref ReceivePump Receiver => ref _receive;
+
+    /// <summary>The multicast cursor; under the lock (see <see cref="MulticastCursor"/> for its lock-free reads).</summary>
+    internal ref MulticastCursor Cursor => ref _cursor;
+
+    /// <summary>The transport's hash (the idle sweep keys a dictionary by engine), so the locked engine's header holds no identity hash.</summary>
+    public override int GetHashCode() => _transport.GetHashCode();
+
+    /// <summary>Reference equality, as ever; declared beside <see cref="GetHashCode"/>.</summary>
+    public override bool Equals(object? obj) => ReferenceEquals(this, obj);
+
+    // The send and receive surface, as the connections and protocols use it.
+    public bool AcceptsSends => State switch
+    {
+        SessionState.Connected => true,
+        SessionState.Disconnecting => Hooks.Inside(this, HookKind.Disconnecting) && !ShutdownStarted && !Closed,
+        _ => false,
+    };
+
+    public bool IsWritable => SenderIfAny?.IsWritable ?? true;
+
+    public long BytesPending => _cursor.IsAttached ? Sender.BytesPending : SenderIfAny?.BytesPending ?? 0;
+
+    public long BytesSending => SenderIfAny?.BytesSending ?? 0;
+
+    public long BytesSent => SenderIfAny?.BytesSent ?? 0;
+
+    public long BytesReceived => _receive.BytesReceived;
+
+    public SendStatus Enqueue(ReadOnlySpan<byte> data) => Sender.Enqueue(data, default);
+
+    public SendStatus Enqueue(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body) => Sender.Enqueue(head, body);
+
+    public SendStatus EnqueueWritten<T>(scoped ref T message)
+        where T : IMessageWriter, allows ref struct
+        => Sender.EnqueueWritten(ref message);
+
+    public SendStatus EnqueueBorrowed(ReadOnlySpan<byte> head, ArraySegment<byte> body, IDisposable? bodyOwner) => Sender.EnqueueBorrowed(head, body, bodyOwner);
+
+    public Task<bool> EnqueueAndWait(ReadOnlySpan<byte> data, out SendStatus status) => Sender.EnqueueAndWait(data, out status);
+
+    public Task<bool> Flush() => Sender.Flush();
+
+    public long SendBlocking(ReadOnlySpan<byte> data) => Sender.SendBlocking(data, default);
+
+    public long SendBlocking(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body) => Sender.SendBlocking(head, body);
+
+    /// <summary>Sends what the cork holds now, from a hook of the read (a WebSocket 101 leaves in a write of its own).</summary>
+    public void SendHeldNow() => SenderIfAny?.SendHeld();
+
+    public bool TakeRefusalReport() => Sender.TakeRefusalReport();
+
+    public SendStatus OfferLogged(long start, long end) => _cursor.IsAttached ? Sender.OfferLogged(start, end) : SendStatus.NotConnected;
+
+    public void SkipLogged(long start, long end)
+    {
+        if (_cursor.IsAttached)
+            Sender.SkipLogged(start, end);
+    }
+
+    public void WakeForLog()
+    {
+        if (_cursor.IsAttached)
+            Sender.WakeForLog();
+    }
+
+    public void StartReceiving() => _receive.Start(this);
+
+    public IoResult ReceiveBlocking(Span<byte> buffer) => _receive.ReceiveBlocking(this, buffer);
+
+    public void HoldReceiving() => _receive.Hold(this);
+
+    public void ReleaseReceiving() => _receive.Release(this);
+
+    public void CheckIdle(long now) => _receive.CheckIdle(this, now);
+
+    void IReceiveCompletion.ReceiveCompleted(IoResult result) => _receive.Completed(this, result);
+
+    /// <summary>Server path: OnConnecting, OnConnected, (TLS: OnHandshaking, handshake, OnHandshaked), OnEmpty, then receiving.</summary>
+    /// <param name="log">The server's multicast log, joined when the session is connected.</param>
+    /// <returns>Completes when data may flow (after the handshake for TLS) or the connection ended first.</returns>
+    public Task StartAccepted(MulticastLog log) => StartAsync(raiseConnecting: true, receive: true, log);
+
+    /// <summary>Client path: the client raised OnConnecting before it connected; the rest as <see cref="StartAccepted"/>.</summary>
+    /// <param name="receive">Start the receive loop (false for NetCoreServer's synchronous Connect, which leaves that to the user).</param>
+    /// <param name="log">A multicast log to join when connected (the engine tests'; a client has none).</param>
+    /// <returns>Completes when data may flow or the connection ended first.</returns>
+    public Task StartConnected(bool receive, MulticastLog? log = null) => StartAsync(raiseConnecting: false, receive, log);
+
+    private async Task StartAsync(bool raiseConnecting, bool receive, MulticastLog? log)
+    {
+        // The constructor's hold covers the connect hooks; a disconnect requested before they begin skips them all.
+        if (!BeginHooks())
+        {
+            // TLS: nothing can be sent before a handshake and none starts now, so a graceful end would only wait out the disconnect timeout.
+            if (_transport.Tls != null)
+                CloseTransport();
+            Release();
+            return;
+        }
+        if (raiseConnecting)
+            RunHook(HookKind.Other, 0, static (e, _) => e._host.EngineConnecting());
+        lock (this)
+        {
+            if (State == SessionState.Connecting)
+                SetStateLocked(SessionState.Connected);
+        }
+        AttachLog(log);
+        RunHook(HookKind.Other, 0, static (e, _) => e._host.EngineConnected());
+        Release();
+
+        if (_transport.Tls != null)
+        {
+            // Disconnected before the handshake began: nothing queued can be delivered without one.
+            if (!Hold())
+            {
+                CloseTransport();
+                return;
+            }
+            RunHook(HookKind.Other, 0, static (e, _) => e._host.EngineHandshaking());
+            Release();
+            var error = await _transport.HandshakeAsync().ConfigureAwait(false);
+            if (error != SocketError.Success)
+            {
+                if (Hold())
+                {
+                    RunHook(HookKind.Other, error, static (e, error) => e._host.EngineError(error));
+                    Release();
+                }
+                Abort(DisconnectReason.HandshakeFailed);
+                return;
+            }
+        }
+
+        // Disconnected meanwhile: what was queued is still delivered (a graceful disconnect), but no more hooks begin.
+        var held = Hold();
+        if (held && _transport.Tls != null)
+            RunHook(HookKind.Other, 0, static (e, _) => e._host.EngineHandshaked());
+        MarkReady(raiseEmpty: held);
+        if (!held)
+            return;
+        Release();
+        if (receive)
+            StartReceiving();
+    }
+
+    /// <summary>Joins the log at its end, so the session gets what is multicast from now on (from OnConnected on).</summary>
+    private void AttachLog(MulticastLog? log)
+    {
+        if (log == null)
+            return;
+        lock (log.Lock)
+        {
+            lock (this)
+            {
+                if (State == SessionState.Connected && !_cursor.IsAttached)
+                    _cursor.Join(log);
+            }
+        }
+    }
+
+    /// <summary>The transport is ready for data (plain sockets from the start, TLS after the handshake).</summary>
+    private void MarkReady(bool raiseEmpty)
+    {
+        SendPipeline? send;
+        lock (this)
+        {
+            Ready = true;
+            // Multicast published during the handshake waits in the log: a sender is made to take it now.
+            send = SenderIfAny ?? (_cursor.IsAttached && _cursor.LogEnd > _cursor.Position ? Sender : null);
+        }
+        if (send != null)
+            send.StartWaiting(raiseEmpty);
+        else if (raiseEmpty && State == SessionState.Connected)
+            RunHook(HookKind.Sending, 0, static (e, _) => e._host.EngineEmpty());
+        BeginShutdownIfDrained();
+    }
+
+    private bool BeginHooks()
+    {
+        lock (this)
+        {
+            if (State != SessionState.Connecting)
+                return false;
+            HooksStarted = true;
+            return true;
+        }
+    }
+
+    /// <summary>Holds teardown back while a connect-phase hook runs; false once a disconnect has started.</summary>
+    private bool Hold()
+    {
+        lock (this)
+        {
+            if (State >= SessionState.Disconnecting)
+                return false;
+            _holds++;
+            return true;
+        }
+    }
+
+    private void Release()
+    {
+        bool raise;
+        lock (this)
+        {
+            _holds--;
+            raise = _holds == 0 && State >= SessionState.Disconnecting && DisconnectingPhase == Phase.NotRaised;
+            if (raise)
+                DisconnectingPhase = Phase.Raising;
+        }
+        if (raise)
+            RaiseDisconnecting();
+        else
+            TryFinish();
+    }
+
+    /// <summary>
+    /// Starts a graceful disconnect: no new sends are accepted, what was accepted is delivered, the sending side is
+    /// shut down and the socket closes when the peer ends its stream or <see cref="EngineOptions.DisconnectTimeout"/>
+    /// passes (a zero timeout closes at once).
+    /// </summary>
+    /// <param name="reason">Why, if this is the first disconnect.</param>
+    /// <param name="linger">
+    /// Wait for the peer's end of stream before closing (the default); without it the socket closes once the sending
+    /// side is shut down (for a caller that blocks until the end, whose peer may need this very thread pool).
+    /// </param>
+    /// <returns>False when a disconnect had already started.</returns>
+    public bool Disconnect(DisconnectReason reason, bool linger = true)
+    {
+        // What a receive hook sent just before is on its way before the close.
+        SenderIfAny?.SendHeld();
+        var timeout = Options.DisconnectTimeout;
+        if (timeout <= TimeSpan.Zero)
+        {
+            if (!EnterDisconnecting(reason, graceful: false))
+                return false;
+            CloseTransport();
+            return true;
+        }
+        if (!EnterDisconnecting(reason, graceful: true, linger))
+            return false;
+        ArmDisconnectTimer(timeout);
+        return true;
+    }
+
+    /// <summary>What the disconnect timer does, for a caller that has waited that long itself (the pool may be busy with its wait).</summary>
+    public void ExpireDisconnect() => OnDisconnectTimeout();
+
+    /// <summary>Closes at once, dropping queued data (errors, a server stop past its timeout, handler failures).</summary>
+    public void Abort(DisconnectReason reason)
+    {
+        EnterDisconnecting(reason, graceful: false);
+        CloseTransport();
+    }
+
+    private bool EnterDisconnecting(DisconnectReason reason, bool graceful, bool linger = true)
+    {
+        bool raise;
+        lock (this)
+        {
+            if (State >= SessionState.Disconnecting)
+                return false;
+            SetStateLocked(SessionState.Disconnecting);
+            if (_cursor.IsAttached)
+            {
+                // What was published so far was accepted and is queued; nothing later is.
+                if (_cursor.LogEnd > _cursor.Position)
+                    Sender.TakeLoggedLocked();
+                _cursor.Leave();
+            }
+            SetReasonLocked(reason);
+            Graceful = graceful;
+            Linger = linger;
+            raise = _holds == 0;
+            if (raise)
+                DisconnectingPhase = Phase.Raising;
+        }
+        if (raise)
+            RaiseDisconnecting();
+        return true;
+    }
+
+    /// <summary>OnDisconnecting (a graceful one may still send a goodbye), then the shutdown once all is out.</summary>
+    private void RaiseDisconnecting()
+    {
+        if (HooksStarted)
+            RunHook(Graceful ? HookKind.Disconnecting : HookKind.Other, 0, static (e, _) => e._host.EngineDisconnecting());
+        lock (this)
+            DisconnectingPhase = Phase.Done;
+        BeginShutdownIfDrained();
+        TryFinish();
+    }
+
+    /// <summary>
+    /// A graceful disconnect whose OnDisconnecting has returned and whose accepted data is all out: send end of stream,
+    /// then close once the peer has ended its stream too (or the receive loop is not running, or no lingering was asked).
+    /// The send pipeline calls it when it goes idle.
+    /// </summary>
+    internal void BeginShutdownIfDrained()
+    {
+        lock (this)
+        {
+            if (!Graceful || DisconnectingPhase != Phase.Done || ShutdownStarted || Closed || !Ready || !(SenderIfAny?.IsDrainedLocked ?? true))
+                return;
+            // Decided under the lock that admits sends: nothing can be accepted, or start a send, after this.
+            ShutdownStarted = true;
+        }
+        _ = ShutdownAsync();
+    }
+
+    private async Task ShutdownAsync()
+    {
+        await _transport.ShutdownSendAsync().ConfigureAwait(false);
+        bool close;
+        lock (this)
+        {
+            ShutdownDone = true;
+            close = !_receive.RunningLocked || !Linger;
+        }
+        if (close)
+            CloseTransport();
+    }
+
+    private void ArmDisconnectTimer(TimeSpan timeout)
+    {
+        var timer = new CallbackTimer(TimerWheel.For(Options.Owner), static s => ((StreamSessionEngine)s).OnDisconnectTimeout(), this);
+        lock (this)
+        {
+            if (Closed || _side?.DisconnectTimer != null)
+                return;
+            Side.DisconnectTimer = timer;
+        }
+        // Armed once published: a close in between has closed the entry, and the schedule does nothing.
+        timer.Schedule(timeout);
+    }
+
+    private void OnDisconnectTimeout()
+    {
+        lock (this)
+        {
+            if (!(SenderIfAny?.IsDrainedLocked ?? true) && Reason == DisconnectReason.Local)
+                SetReasonLocked(DisconnectReason.Timeout);
+        }
+        CloseTransport();
+    }
+
+    /// <summary>Closes the socket (once): the loops end, queued sends fail, and the engine finishes when both have stopped.</summary>
+    internal void CloseTransport()
+    {
+        CallbackTimer? timer;
+        lock (this)
+        {
+            if (Closed)
+                return;
+            Closed = true;
+            timer = _side?.DisconnectTimer;
+            if (timer != null)
+                _side!.DisconnectTimer = null;
+        }
+        // A receive loop paused for backpressure is released, to end.
+        _receive.OnClosed(this);
+        timer?.Close();
+        _transport.Close();
+        SenderIfAny?.FailQueued();
+        TryFinish();
+    }
+
+    /// <summary>
+    /// Finishes once the socket is closed, each loop has stopped or waits in a transport call, and no hook of the connect
+    /// or disconnect phase, nor an OnEmpty, runs. Disposes the transport once no loop is inside it.
+    /// </summary>
+    internal void TryFinish()
+    {
+        bool finish, dispose;
+        lock (this)
+        {
+            var send = _send;
+            finish = !Finished && Closed && _holds == 0 && DisconnectingPhase == Phase.Done
+                && _receive.QuiescentLocked && (send?.QuiescentLocked ?? true);
+            if (finish)
+            {
+                Finished = true;
+                SetStateLocked(SessionState.Disconnected);
+            }
+            dispose = Finished && !TransportDisposed && !_receive.RunningLocked && !(send?.RunningLocked ?? false);
+            if (dispose)
+                TransportDisposed = true;
+        }
+        if (dispose)
+            _transport.Dispose();
+        if (!finish)
+            return;
+        if (HooksStarted)
+            RunHook(HookKind.Other, 0, static (e, _) => e._host.EngineDisconnected());
+        _host.EngineReleased();
+        TaskCompletionSource? completion;
+        lock (this)
+        {
+            Completed = true;
+            completion = _side?.Completion;
+        }
+        completion?.TrySetResult();
+    }
+
+    /// <summary>A transport call failed: OnError (unless quiet or not connected), then an abort.</summary>
+    internal void OnTransportError(SocketError error)
+    {
+        if (Closed)
+            return;
+        if (State == SessionState.Connected && !SocketErrors.IsQuiet(error))
+            RunHook(HookKind.Other, error, static (e, error) => e._host.EngineError(error));
+        Abort(DisconnectReason.Error);
+    }
+
+    /// <summary>Raises a hook the engine's own code calls (see <see cref="Hooks"/> for the rule on exceptions).</summary>
+    internal bool RunHook<TArg>(HookKind kind, TArg arg, Action<StreamSessionEngine, TArg> hook) => Hooks.Run(this, kind, arg, hook, s_hookFailed);
+
+    private void OnHandlerException(Exception exception)
+    {
+        try
+        {
+            _host.EngineHandlerException(exception);
+        }
+        catch (Exception)
+        {
+            // The exception hook itself failed; the connection is going away regardless.
+        }
+        Abort(DisconnectReason.HandlerException);
+    }
+
+    // The lifecycle's flags: written under the lock, read with a volatile read (some without the lock, as marked).
+    internal bool Closed { get => Has(Flag.Closed); private set => Set(Flag.Closed, value); }
+
+    internal bool Ready { get => Has(Flag.Ready); private set => Set(Flag.Ready, value); }
+
+    private bool Completed { get => Has(Flag.Completed); set => Set(Flag.Completed, value); }
+
+    private bool HooksStarted { get => Has(Flag.HooksStarted); set => Set(Flag.HooksStarted, value); }
+
+    private bool Graceful { get => Has(Flag.Graceful); set => Set(Flag.Graceful, value); }
+
+    private bool Linger { get => Has(Flag.Linger); set => Set(Flag.Linger, value); }
+
+    private bool ShutdownStarted { get => Has(Flag.ShutdownStarted); set => Set(Flag.ShutdownStarted, value); }
+
+    internal bool ShutdownDone { get => Has(Flag.ShutdownDone); private set => Set(Flag.ShutdownDone, value); }
+
+    private bool Finished { get => Has(Flag.Finished); set => Set(Flag.Finished, value); }
+
+    private bool TransportDisposed { get => Has(Flag.TransportDisposed); set => Set(Flag.TransportDisposed, value); }
+
+    private Phase DisconnectingPhase
+    {
+        get => (Phase)GetBits((int)Flag.PhaseShift, PhaseMask);
+        set => SetBits((int)Flag.PhaseShift, PhaseMask, (int)value);
+    }
+
+    /// <summary>The rare lifecycle state, made on first need; under the lock.</summary>
+    private LifecycleSide Side => _side ??= new LifecycleSide();
+
+    private bool Has(Flag flag) => (Volatile.Read(ref _flags) & (int)flag) != 0;
+
+    private void Set(Flag flag, bool value)
+    {
+        Debug.Assert(Monitor.IsEntered(this), "flags are written under the session lock");
+        Volatile.Write(ref _flags, value ? _flags | (int)flag : _flags & ~(int)flag);
+    }
+
+    private void SetStateLocked(SessionState state) => SetBits((int)Flag.StateShift, StateMask, (int)state);
+
+    private void SetReasonLocked(DisconnectReason reason) => SetBits((int)Flag.ReasonShift, ReasonMask, (int)reason);
+
+    private int GetBits(int shift, int mask) => (Volatile.Read(ref _flags) >> shift) & mask;
+
+    private void SetBits(int shift, int mask, int value)
+    {
+        Debug.Assert(Monitor.IsEntered(this), "flags are written under the session lock");
+        Debug.Assert((value & ~mask) == 0, "the value fits its bits");
+        Volatile.Write(ref _flags, (_flags & ~(mask << shift)) | (value << shift));
+    }
+
+    /// <summary>What few connections need: a waited-for completion, a graceful disconnect's timer.</summary>
+    private sealed class LifecycleSide
+    {
+        public TaskCompletionSource? Completion;
+
+        public CallbackTimer? DisconnectTimer;
+    }
+}

@@ -1,0 +1,145 @@
+using System;
+using System.Threading;
+using NetCoreServer.Engine;
+
+namespace NetCoreServer.Protocols.Http;
+
+/// <summary>
+/// The clocks of one HTTP connection, one entry on its server's <see cref="TimerWheel"/>: keep-alive (between requests,
+/// and while an answer is owed: sending meanwhile restarts it), the header timeout once a head has begun, and for a
+/// request body the minimum data rate (Kestrel's rule) or the keep-alive timeout when the rate is off. When a clock
+/// runs out, <see cref="HttpServerProtocol.TimedOut"/> decides between a 408 and a plain close.
+/// </summary>
+/// <remarks>
+/// No lock of its own: the receive loop writes the phase and the body counters, the expiry reads them (volatile); the
+/// protocol reads the phase under its lock when it decides, and ends a head under that lock.
+/// </remarks>
+internal sealed class HttpRequestTimeouts : TimerEntry
+{
+    private readonly IHttpServerSessionHost _session;
+    private readonly HttpServerProtocol _protocol;
+
+    // A head has begun (its clock runs) and not been dispatched yet.
+    private bool _headStarted;
+
+    // The body under way: when its head ended (Environment.TickCount64) and how many bytes of it came.
+    private bool _readingBody;
+    private long _bodyStart;
+    private long _bodyBytes;
+
+    // BytesSent when the idle clock was armed while an answer is owed: sending meanwhile is not idleness.
+    private long _sentAtArm;
+    private long _idleSince;
+
+    public HttpRequestTimeouts(IHttpServerSessionHost session, HttpServerProtocol protocol)
+        : base(session.Timers)
+    {
+        _session = session;
+        _protocol = protocol;
+    }
+
+    /// <summary>True from the first bytes of a head until its request is dispatched.</summary>
+    public bool HeadStarted => Volatile.Read(ref _headStarted);
+
+    /// <summary>True while a request body arrives.</summary>
+    public bool ReadingBody => Volatile.Read(ref _readingBody);
+
+    /// <summary>The keep-alive clock: between requests, and while an answer is owed (sending meanwhile restarts it).</summary>
+    public void StartIdle()
+    {
+        Volatile.Write(ref _idleSince, Environment.TickCount64);
+        Volatile.Write(ref _sentAtArm, _session.BytesSent);
+        Schedule(_session.Options.KeepAliveTimeout);
+    }
+
+    /// <summary>The first bytes of a head arrived: from now on the head timeout applies, not the idle one.</summary>
+    public void StartHead()
+    {
+        Volatile.Write(ref _headStarted, true);
+        Schedule(_session.Options.HeaderTimeout);
+    }
+
+    /// <summary>The head's request was dispatched (under the protocol's lock, with its answer queued).</summary>
+    public void EndHeadLocked() => Volatile.Write(ref _headStarted, false);
+
+    /// <summary>A head ended: its body, if any, runs on the minimum data rate (or the idle clock when that is off).</summary>
+    public void StartBody(bool hasBody)
+    {
+        if (!hasBody)
+        {
+            Cancel();
+            return;
+        }
+        Volatile.Write(ref _bodyStart, Environment.TickCount64);
+        Interlocked.Exchange(ref _bodyBytes, 0);
+        // For a pause while the body runs (see Expired): the client must keep taking answers.
+        Volatile.Write(ref _idleSince, Environment.TickCount64);
+        Volatile.Write(ref _sentAtArm, _session.BytesSent);
+        Volatile.Write(ref _readingBody, true);
+        var options = _session.Options;
+        Schedule(options.MinRequestBodyDataRate > 0 ? options.MinRequestBodyDataRateGracePeriod : options.KeepAliveTimeout);
+    }
+
+    /// <summary>Bytes consumed by the parser: counted toward the body's rate while a body arrives.</summary>
+    public void CountBody(int consumed)
+    {
+        if (Volatile.Read(ref _readingBody))
+            Interlocked.Add(ref _bodyBytes, consumed);
+    }
+
+    /// <summary>The body ended (the request is complete).</summary>
+    public void EndBody() => Volatile.Write(ref _readingBody, false);
+
+    protected override void Expired()
+    {
+        var options = _session.Options;
+        if (Volatile.Read(ref _readingBody) && options.MinRequestBodyDataRate > 0)
+        {
+            var now = Environment.TickCount64;
+            if (!_session.IsWritable)
+            {
+                // The server itself stopped reading (its answers wait for this client): not the client's slowness,
+                // as long as the client takes some of them within the idle timeout.
+                var sent = _session.BytesSent;
+                if (sent != Volatile.Read(ref _sentAtArm))
+                {
+                    Volatile.Write(ref _sentAtArm, sent);
+                    Volatile.Write(ref _idleSince, now);
+                }
+                if (now - Volatile.Read(ref _idleSince) < (long)options.KeepAliveTimeout.TotalMilliseconds)
+                {
+                    Volatile.Write(ref _bodyStart, now);
+                    Interlocked.Exchange(ref _bodyBytes, 0);
+                    Schedule(options.MinRequestBodyDataRateGracePeriod);
+                    return;
+                }
+                _session.Disconnect();
+                return;
+            }
+            // Kestrel's rule: after the grace period, the body's average rate since its head must reach the minimum.
+            var elapsed = Environment.TickCount64 - Volatile.Read(ref _bodyStart);
+            if (Interlocked.Read(ref _bodyBytes) >= options.MinRequestBodyDataRate * elapsed / 1000)
+            {
+                Schedule(TimeSpan.FromSeconds(1));
+                return;
+            }
+        }
+        else if (!Volatile.Read(ref _readingBody) && !Volatile.Read(ref _headStarted))
+        {
+            // Idle or an answer owed: an answer still going out is no idleness.
+            var left = (long)options.KeepAliveTimeout.TotalMilliseconds - (Environment.TickCount64 - Volatile.Read(ref _idleSince));
+            if (left > 0)
+            {
+                // A clock of another phase expired late, after this one was armed: the idle clock has time left.
+                Schedule(TimeSpan.FromMilliseconds(left));
+                return;
+            }
+            if (_session.BytesSent != Volatile.Read(ref _sentAtArm) && (_protocol.IsAnswerOwed || _session.BytesPending > 0))
+            {
+                StartIdle();
+                return;
+            }
+        }
+        _protocol.TimedOut();
+    }
+}

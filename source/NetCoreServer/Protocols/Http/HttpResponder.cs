@@ -1,0 +1,83 @@
+using System;
+using System.Buffers;
+using System.IO;
+using System.Text;
+using System.Threading;
+using System.Threading.Tasks;
+using NetCoreServer.Engine;
+
+namespace NetCoreServer.Protocols.Http;
+
+/// <summary>
+/// The server side of HTTP on one connection, whatever the transport: <see cref="HttpSession"/> (TCP) and
+/// <see cref="HttpsSession"/> (TLS) forward their public members here. Holds the request being read, the response to
+/// fill and the protocol that parses and answers. Thread-safety is the protocol's: the send methods may be called from
+/// any thread.
+/// </summary>
+internal sealed class HttpResponder
+{
+    // The server's, not copied: one reference less per connection.
+    private readonly HttpSite _site;
+    private HttpServerProtocol _protocol = null!;
+
+    public HttpResponder(HttpSite site) => _site = site;
+
+    public FileCache Cache => _site.Cache;
+
+    public HttpOptions Options => _site.Options;
+
+    public HttpRequest Request { get; } = new();
+
+    public HttpResponse Response { get; } = new();
+
+    /// <summary>Makes the protocol for the connection's slot; called once, from the session's constructor, once this responder is the session's.</summary>
+    public IStreamProtocol Install(IHttpServerSessionHost session) => _protocol = new HttpServerProtocol(session, Request);
+
+    public long SendResponse(HttpResponse response) => _protocol.SendResponse(response, blocking: true) ? response.Cache.Size : 0;
+
+    public bool SendResponseAsync(HttpResponse response) => _protocol.SendResponse(response, blocking: false);
+
+    public Task<bool> SendResponseStreamAsync(HttpResponse response, Stream body, CancellationToken cancellationToken)
+        => _protocol.SendStreamAsync(response, body, cancellationToken);
+
+    public long SendBody(ReadOnlySpan<byte> body) => _protocol.SendBody(body, blocking: true) ? body.Length : 0;
+
+    public long SendBody(ReadOnlySpan<char> body) => SendBodyText(body, blocking: true);
+
+    public bool SendBodyAsync(ReadOnlySpan<byte> body) => _protocol.SendBody(body, blocking: false);
+
+    public bool SendBodyAsync(ReadOnlySpan<char> body) => SendBodyText(body, blocking: false) > 0 || body.IsEmpty;
+
+    public void SendPrepared(byte[] content) => _protocol.SendPrepared(content);
+
+    public byte[]? FindCached(HttpRequest request) => StaticContent.Answer(Cache, request);
+
+    /// <summary>The session connected: the keep-alive clock starts.</summary>
+    public void Start() => _protocol.Start();
+
+    /// <summary>The session is released: clocks stop, and the buffers large messages grew are counted as garbage.</summary>
+    public void Release()
+    {
+        _protocol.Stop();
+        // Counted so that the collection after a burst runs when many such sessions end (a quiet server allocates nothing).
+        EngineBuffers.Released(Request.Cache.Capacity + Response.Cache.Capacity);
+    }
+
+    /// <summary>Body text as UTF-8, in order with the responses (behind one still going out in pieces); bytes sent, 0 when not.</summary>
+    private long SendBodyText(ReadOnlySpan<char> text, bool blocking)
+    {
+        if (text.IsEmpty)
+            return 0;
+        var buffer = ArrayPool<byte>.Shared.Rent(Encoding.UTF8.GetMaxByteCount(text.Length));
+        try
+        {
+            // The outbox copies what it keeps, so the buffer goes back at once.
+            var length = Encoding.UTF8.GetBytes(text, buffer);
+            return _protocol.SendBody(buffer.AsSpan(0, length), blocking) ? length : 0;
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(buffer);
+        }
+    }
+}

@@ -1,0 +1,72 @@
+using System;
+using System.Net;
+using NetCoreServer.Protocols.Http;
+
+namespace NetCoreServer;
+
+/// <summary>
+/// An HTTP/1.1 server over TCP: every accepted connection is an <see cref="HttpSession"/> (override
+/// <see cref="CreateSession"/> to return your subclass). Serves static content from <see cref="Cache"/> and holds the
+/// limits and timeouts of its sessions in <see cref="Http"/>.
+/// </summary>
+public class HttpServer : TcpServer
+{
+    private readonly HttpSite _site = new();
+
+    /// <summary>Creates a server for an IP address and port.</summary>
+    /// <param name="address">Address to listen on.</param>
+    /// <param name="port">Port to listen on (0 picks a free one).</param>
+    public HttpServer(IPAddress address, int port)
+        : base(address, port)
+    {
+    }
+
+    /// <summary>Creates a server for an IP address literal or host name and a port.</summary>
+    /// <param name="address">IP address or host name to listen on.</param>
+    /// <param name="port">Port to listen on.</param>
+    public HttpServer(string address, int port)
+        : base(address, port)
+    {
+    }
+
+    /// <summary>Creates a server for a host name endpoint.</summary>
+    /// <param name="endpoint">Endpoint to listen on.</param>
+    public HttpServer(DnsEndPoint endpoint)
+        : base(endpoint)
+    {
+    }
+
+    /// <summary>Creates a server for an IP endpoint.</summary>
+    /// <param name="endpoint">Endpoint to listen on.</param>
+    public HttpServer(IPEndPoint endpoint)
+        : base(endpoint)
+    {
+    }
+
+    /// <summary>Creates the session object for a newly accepted connection; override to return your subclass.</summary>
+    /// <returns>A new <see cref="HttpSession"/>.</returns>
+    protected override TcpSession CreateSession() => new HttpSession(this);
+
+    /// <summary>The static content: prepared responses by URL path, refreshed when the files change.</summary>
+    public FileCache Cache => _site.Cache;
+
+    // Shared with the sessions, which read the cache and limits through it.
+    internal HttpSite Site => _site;
+
+    /// <summary>Limits and timeouts of this server's sessions.</summary>
+    public HttpOptions Http => _site.Options;
+
+    /// <summary>Serves the files under <paramref name="path"/> at URLs under <paramref name="prefix"/>.</summary>
+    /// <param name="path">Directory of the files.</param>
+    /// <param name="prefix">URL path they are served under (default "/").</param>
+    /// <param name="filter">File name filter (default all files).</param>
+    /// <param name="timeout">How long an entry lives before it is read again (default 1 hour).</param>
+    public void AddStaticContent(string path, string prefix = "/", string filter = "*.*", TimeSpan? timeout = null) => _site.AddStaticContent(path, prefix, filter, timeout);
+
+    /// <summary>Stops serving the files under <paramref name="path"/>.</summary>
+    /// <param name="path">Directory given to <see cref="AddStaticContent"/>.</param>
+    public void RemoveStaticContent(string path) => _site.RemoveStaticContent(path);
+
+    /// <summary>Stops serving all static content.</summary>
+    public void ClearStaticContent() => _site.ClearStaticContent();
+}

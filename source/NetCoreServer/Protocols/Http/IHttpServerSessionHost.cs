@@ -1,0 +1,61 @@
+using System;
+using System.Threading;
+using System.Threading.Tasks;
+using NetCoreServer.Engine;
+
+namespace NetCoreServer.Protocols.Http;
+
+/// <summary>What the server side of HTTP needs from its session: <see cref="HttpSession"/> (TCP) or <see cref="HttpsSession"/> (TLS).</summary>
+internal interface IHttpServerSessionHost
+{
+    HttpOptions Options { get; }
+
+    /// <summary>What to send for a GET or HEAD of static content (200, 304, or 400 for a path leaving the served directory), or null.</summary>
+    byte[]? FindCached(HttpRequest request);
+
+    void RaiseRequestHeader(HttpRequest request);
+
+    void RaiseRequest(HttpRequest request);
+
+    void RaiseCachedRequest(HttpRequest request, byte[] content);
+
+    void RaiseRequestError(HttpRequest request, string error);
+
+    /// <summary>Offers a complete request to a protocol upgrade (WebSocket) before the request hooks; see <see cref="HttpUpgrade"/>.</summary>
+    HttpUpgrade Upgrade(HttpRequest request);
+
+    /// <summary>Queues a message of one or two pieces as one unit; false when refused.</summary>
+    bool SendMessage(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body, bool blocking);
+
+    /// <summary>Queues a message of one or two pieces as one unit, without reporting a refusal.</summary>
+    SendStatus TrySendMessage(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body);
+
+    /// <summary>Queues bytes by reference (unchanged until sent), without reporting a refusal.</summary>
+    SendStatus TrySendBorrowed(ArraySegment<byte> bytes);
+
+    /// <summary>How many more bytes the send queue takes before its high watermark.</summary>
+    long SendRoom { get; }
+
+    /// <summary>False while the bytes waiting to be sent are past the high watermark.</summary>
+    bool IsWritable { get; }
+
+    /// <summary>Bytes sent over the connection's life.</summary>
+    long BytesSent { get; }
+
+    /// <summary>From inside <see cref="IStreamProtocol.Received"/>: read nothing more until <see cref="ReleaseReceiving"/>.</summary>
+    void HoldReceiving();
+
+    /// <summary>Ends <see cref="HoldReceiving"/>: what was left unconsumed is handed over again.</summary>
+    void ReleaseReceiving();
+
+    /// <summary>Bytes queued and not yet handed to the socket.</summary>
+    long BytesPending { get; }
+
+    /// <summary>Completes when everything queued so far is handed to the socket (false if the connection ended first).</summary>
+    Task<bool> FlushAsync(CancellationToken cancellationToken);
+
+    void Disconnect();
+
+    /// <summary>The wheel that times the connection's keep-alive, header and body timeouts: its server's.</summary>
+    TimerWheel Timers => TimerWheel.For((this as IStreamSessionHost)?.EngineOptions.Owner);
+}

@@ -1,0 +1,53 @@
+using System;
+
+namespace NetCoreServer.Protocols.WebSockets;
+
+/// <summary>
+/// The WebSocket part of a server, shared by <see cref="WsServer"/> (TCP) and <see cref="WssServer"/> (TLS): its
+/// options, and frames encoded once and queued on every upgraded session (multicast, the close-all handshake). No
+/// state but the options; safe from any thread, as the server's Multicast is.
+/// </summary>
+internal sealed class WsMulticaster
+{
+    private readonly IWsServerHost _server;
+
+    public WsMulticaster(IWsServerHost server) => _server = server;
+
+    public WsOptions Options { get; } = new();
+
+    /// <summary>Under the server's multicast lock: no lock of the session is taken (its hooks may multicast while sending).</summary>
+    public static bool ReceivesMulticast(StreamSession session) => session is IWsServerSession { Framer.IsOpen: true };
+
+    /// <summary>Encodes one server frame and multicasts its bytes; false for a control payload over 125 bytes.</summary>
+    public bool Multicast(WsOpcode opcode, ReadOnlySpan<byte> payload)
+    {
+        if (WsFrameEncoder.IsControl(opcode) && payload.Length > WsFrameEncoder.MaxControlPayload)
+            return false;
+        using var frame = WsFrameEncoder.RentServerFrame(opcode, payload);
+        return _server.Multicast(frame.Span);
+    }
+
+    public bool Multicast(WsOpcode opcode, ReadOnlySpan<char> text)
+    {
+        using var bytes = PooledUtf8.Encode(text);
+        return Multicast(opcode, bytes.Span);
+    }
+
+    /// <summary>One close frame, encoded once, queued on every upgraded session; sessions not upgraded are disconnected.</summary>
+    public bool CloseAll(int status, ReadOnlySpan<byte> reason)
+    {
+        if (!_server.IsStarted)
+            return false;
+        Span<byte> payload = stackalloc byte[WsFrameEncoder.MaxControlPayload];
+        var length = WsFrameEncoder.WriteClosePayload(payload, status, reason);
+        using var frame = WsFrameEncoder.RentServerFrame(WsOpcode.Close, payload[..length]);
+        foreach (var session in _server.Sessions)
+        {
+            if (session is IWsServerSession { Framer: { } ws })
+                ws.SendPreparedClose(frame.Span);
+            else
+                session.Disconnect();
+        }
+        return true;
+    }
+}
