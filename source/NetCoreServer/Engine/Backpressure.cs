@@ -11,8 +11,11 @@ namespace NetCoreServer.Engine;
 /// receive loop stops reading (the peer's TCP window then slows it) until they fall to the low watermark. Changes are
 /// reported in order, one OnWritabilityChanged at a time; refused sends are reported once per unwritable episode.
 /// </summary>
-/// <remarks>Part of the <see cref="SendPipeline"/>; its flags are written under the session lock and read without it.</remarks>
-internal sealed class Backpressure
+/// <remarks>
+/// A struct field of the <see cref="SendPipeline"/> (one object fewer per sending connection to touch); its flags are
+/// written under the session lock and read without it.
+/// </remarks>
+internal struct Backpressure
 {
     private readonly StreamSessionEngine _engine;
     private int _flags;

@@ -26,7 +26,8 @@ internal sealed partial class SendPipeline : IThreadPoolWorkItem
 {
     private readonly StreamSessionEngine _engine;
     private readonly SendQueue _queue = new();
-    private readonly Backpressure _backpressure;
+    // A mutable struct: never copied, always used in place.
+    private Backpressure _backpressure;
     private SendWaiters? _waiters;
     // The receive thread's stage while it holds frames for this pipeline (CorkStage); written under the stage's lock.
     private CorkStage? _stage;
@@ -43,10 +44,8 @@ internal sealed partial class SendPipeline : IThreadPoolWorkItem
     [Flags]
     private enum Flag
     {
-        // The sender role is held (the send loop runs, or a blocking send writes); read without the lock by WakeForLog.
-        Running = 1,
-        // The send loop waits in a transport call, or for the pool to run it.
-        Parked = 2,
+        // The send loop waits in a transport call, or for the pool to run it. (The sender role is the engine's SendRunning.)
+        Parked = 1,
     }
 
     public bool Unwritable => _backpressure.Unwritable;
@@ -82,8 +81,8 @@ internal sealed partial class SendPipeline : IThreadPoolWorkItem
 
     private bool Running
     {
-        get => Has(Flag.Running);
-        set => Set(Flag.Running, value);
+        get => _engine.SendRunning;
+        set => _engine.SendRunning = value;
     }
 
     private EngineOptions Options => _engine.Options;

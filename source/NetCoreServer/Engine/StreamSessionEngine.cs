@@ -67,6 +67,8 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
         PhaseShift = 10,
         StateShift = 12,
         ReasonShift = 14,
+        // The send pipeline's sender role (SendPipeline.Running), kept here so a multicast's wake-up reads only the engine.
+        SendRunning = 1 << 19,
     }
 
     private const int PhaseMask = 3;
@@ -175,8 +177,15 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
 
     public void WakeForLog()
     {
-        if (_cursor.IsAttached)
+        if (_cursor.IsAttached && !Has(Flag.SendRunning))
             Sender.WakeForLog();
+    }
+
+    /// <summary>The send pipeline's sender role: read without the lock, written under it.</summary>
+    internal bool SendRunning
+    {
+        get => Has(Flag.SendRunning);
+        set => Set(Flag.SendRunning, value);
     }
 
     public void StartReceiving() => _receive.Start(this);
