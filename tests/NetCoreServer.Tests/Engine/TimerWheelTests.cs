@@ -207,18 +207,25 @@ public sealed class TimerWheelTests
         foreach (var entry in entries)
             entry.Schedule(TimeSpan.FromSeconds(30));
 
-        var before = GC.GetAllocatedBytesForCurrentThread();
-        for (var i = 0; i < 10_000; i++)
+        // Three measured rounds after one to warm up: a one-off allocation of the runtime (a lock inflated under another
+        // test's load, a method promoted to its next tier) can land in one round; an allocation per re-arm lands in all.
+        var rounds = new long[4];
+        for (var round = 0; round < rounds.Length; round++)
         {
-            var entry = entries[i % entries.Length];
-            entry.Schedule(TimeSpan.FromMilliseconds(30_000 + i % 5000));
-            if (i % 3 == 0)
-                entry.Cancel();
+            var before = GC.GetAllocatedBytesForCurrentThread();
+            for (var i = 0; i < 10_000; i++)
+            {
+                var entry = entries[i % entries.Length];
+                entry.Schedule(TimeSpan.FromMilliseconds(30_000 + i % 5000));
+                if (i % 3 == 0)
+                    entry.Cancel();
+            }
+            rounds[round] = GC.GetAllocatedBytesForCurrentThread() - before;
         }
-        var allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+        var allocated = rounds.Skip(1).Min();
         foreach (var entry in entries)
             entry.Close();
 
-        Assert.That(allocated, Is.Zero);
+        Assert.That(allocated, Is.Zero, $"bytes allocated per round of 10,000 re-arms: {string.Join(", ", rounds)}");
     }
 }
