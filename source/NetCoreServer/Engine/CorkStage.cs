@@ -13,11 +13,17 @@ namespace NetCoreServer.Engine;
 /// Lock discipline: <see cref="Owner"/>, <see cref="Length"/> and the buffer are guarded by this object's monitor. The
 /// receive thread takes only that lock to append; whoever moves the bytes takes the owner's session lock first, then
 /// this one (never the other way round). Bytes are staged only while attached to an owner, which the pipeline
-/// publishes (its stage field) before it reads whether it may still send; see SendPipeline.TryStage.
+/// publishes (its stage field) before it reads whether it may still send; see SendPipeline.TryStage. <see cref="Corked"/>
+/// is the thread's own and takes no lock.
 /// </remarks>
 internal sealed class CorkStage
 {
     private byte[]? _buffer;
+    // The most bytes the owner may stage: the room under its limits when it attached, at most the buffer.
+    private int _limit;
+
+    /// <summary>The engine whose read this thread hands to the host now, or null (<see cref="SendCork"/>).</summary>
+    public StreamSessionEngine? Corked;
 
     /// <summary>The pipeline the staged bytes belong to, or null when nothing is staged (or attached).</summary>
     public SendPipeline? Owner { get; private set; }
@@ -25,15 +31,20 @@ internal sealed class CorkStage
     /// <summary>Bytes staged.</summary>
     public int Length { get; private set; }
 
-    /// <summary>The most bytes the buffer takes.</summary>
-    public int Capacity => _buffer?.Length ?? 0;
-
-    /// <summary>Starts staging for <paramref name="owner"/> into a buffer of the queue's chunk size, kept by this thread from read to read.</summary>
-    public void AttachLocked(SendPipeline owner, int chunkSize)
+    /// <summary>
+    /// Starts staging for <paramref name="owner"/>, at most <paramref name="room"/> bytes, into a buffer of the queue's
+    /// chunk size kept by this thread from read to read.
+    /// </summary>
+    public void AttachLocked(SendPipeline owner, int chunkSize, long room)
     {
         Owner = owner;
-        _buffer ??= new byte[chunkSize];
+        if (_buffer == null || _buffer.Length < chunkSize)
+            _buffer = new byte[chunkSize];
+        _limit = (int)Math.Min(room, _buffer.Length);
     }
+
+    /// <summary>True when <paramref name="length"/> more bytes fit.</summary>
+    public bool FitsLocked(int length) => length <= _limit - Length;
 
     /// <summary>The free room, for <paramref name="length"/> more bytes.</summary>
     public Span<byte> RoomLocked(int length) => _buffer.AsSpan(Length, length);

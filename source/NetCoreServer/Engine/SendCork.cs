@@ -16,31 +16,32 @@ internal static class SendCork
     /// <summary>The most bytes held back while a read is handled: a few TLS records' worth (16 KiB each).</summary>
     internal const int CorkBytes = 64 * 1024;
 
-    // The engine whose receive loop hands a read to the host on this thread: a per-thread mark costs no connection a field.
+    // This thread's cork: the engine whose read it hands to the host, and the staging area (one thread-static read per frame).
     [ThreadStatic]
-    private static StreamSessionEngine? t_corked;
+    private static CorkStage? t_stage;
 
     /// <summary>A read is about to be handed to the host; returns the engine corked before (a hook may deliver another's read inline).</summary>
     public static StreamSessionEngine? Enter(StreamSessionEngine engine)
     {
-        var previous = t_corked;
-        t_corked = engine;
+        var stage = t_stage ??= new CorkStage();
+        var previous = stage.Corked;
+        stage.Corked = engine;
         return previous;
     }
 
     /// <summary>The read has been handled: send what was held.</summary>
     public static void Exit(StreamSessionEngine engine, StreamSessionEngine? previous)
     {
-        t_corked = previous;
+        t_stage!.Corked = previous;
         engine.SenderIfAny?.SendHeld();
     }
 
-    // This thread's staging area (CorkStage), made on its first corked frame.
-    [ThreadStatic]
-    private static CorkStage? t_stage;
-
     /// <summary>This thread's staging area when it delivers a read of <paramref name="engine"/>, else null.</summary>
-    public static CorkStage? StageFor(StreamSessionEngine engine) => ReferenceEquals(t_corked, engine) ? t_stage ??= new CorkStage() : null;
+    public static CorkStage? StageFor(StreamSessionEngine engine)
+    {
+        var stage = t_stage;
+        return stage != null && ReferenceEquals(stage.Corked, engine) ? stage : null;
+    }
 
     /// <summary>
     /// Before a multicast: what this thread staged for a connection goes into its queue first, so the multicast follows
@@ -54,7 +55,7 @@ internal static class SendCork
     }
 
     /// <summary>True on the thread delivering a read of <paramref name="engine"/>.</summary>
-    public static bool Holds(StreamSessionEngine engine) => ReferenceEquals(t_corked, engine);
+    public static bool Holds(StreamSessionEngine engine) => StageFor(engine) != null;
 
     /// <summary>
     /// Under a small send limit half of it, and under the high watermark: a hook that queues up to either finds the loop

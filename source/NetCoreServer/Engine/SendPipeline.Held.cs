@@ -37,32 +37,16 @@ internal sealed partial class SendPipeline
 
     /// <summary>
     /// A corked frame goes to this thread's <paramref name="stage"/>, without the session lock: null when it must take the locked path (the
-    /// stage is another connection's, full, or the limits are near), else its outcome.
+    /// stage is another connection's or full), else its outcome.
     /// </summary>
-    private SendStatus? TryStage<T>(CorkStage stage, scoped ref T message, int length, EngineOptions options)
+    private SendStatus? TryStage<T>(CorkStage stage, scoped ref T message, int length)
         where T : IMessageWriter, allows ref struct
     {
-        // A racy look at the queue (it only grows under the session lock, and the loop shrinks it): near a limit the locked path decides.
-        var queued = _queue.Bytes;
-        var room = SendCork.LimitFor(options) - queued;
-        var limit = options.SendBufferLimit;
-        if (limit > 0)
-            room = Math.Min(room, limit - queued - _queue.Sending);
-        var chunk = Math.Max(SendQueue.MinChunkSize, options.SendBufferSize);
-        if (length > room || length > chunk)
-            return null;
         lock (stage)
         {
-            var owner = stage.Owner;
-            if (owner != this)
-            {
-                if (owner != null)
-                    return null;
-                stage.AttachLocked(this, chunk);
-                // Published before the checks below: a close or a disconnect either sees the stage and moves it, or is seen by them.
-                Interlocked.Exchange(ref _stage, stage);
-            }
-            if (stage.Length + length > Math.Min(room, stage.Capacity) || !_engine.AcceptsSends)
+            if (stage.Owner != this && !AttachLocked(stage))
+                return null;
+            if (!stage.FitsLocked(length) || !_engine.AcceptsSends)
                 return null;
             if (!message.Commit())
                 return SendStatus.NotConnected;
@@ -72,6 +56,28 @@ internal sealed partial class SendPipeline
             stage.AdvanceLocked(length);
         }
         return SendStatus.Accepted;
+    }
+
+    /// <summary>
+    /// Under the stage's lock: takes a free stage for this pipeline, with the room its limits leave now (a racy look at
+    /// the queue, which only grows under the session lock; the send loop shrinks it). False when the stage is another's or no room is left.
+    /// </summary>
+    private bool AttachLocked(CorkStage stage)
+    {
+        if (stage.Owner != null)
+            return false;
+        var options = Options;
+        var queued = _queue.Bytes;
+        var room = SendCork.LimitFor(options) - queued;
+        var limit = options.SendBufferLimit;
+        if (limit > 0)
+            room = Math.Min(room, limit - queued - _queue.Sending);
+        if (room <= 0)
+            return false;
+        stage.AttachLocked(this, Math.Max(SendQueue.MinChunkSize, options.SendBufferSize), room);
+        // Published before the caller's checks: a close or a disconnect either sees the stage and moves it, or is seen by them.
+        Interlocked.Exchange(ref _stage, stage);
+        return true;
     }
 
     /// <summary>True when the caller must run the send loop for what waits in the queue.</summary>

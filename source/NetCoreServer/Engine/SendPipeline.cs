@@ -117,13 +117,13 @@ internal sealed partial class SendPipeline : IThreadPoolWorkItem
         where T : IMessageWriter, allows ref struct
     {
         var length = message.Length;
-        var options = Options;
         if (SendCork.StageFor(_engine) is { } stage)
         {
-            var staged = TryStage(stage, ref message, length, options);
+            var staged = TryStage(stage, ref message, length);
             if (staged.HasValue)
                 return staged.Value;
         }
+        var options = Options;
         bool start;
         lock (_engine)
         {

@@ -22,7 +22,7 @@ namespace NetCoreServer.Protocols.WebSockets;
 /// <c>_sendLock</c>, which guards the state's transitions, the compressor and the timer. A blocking send waits after
 /// every lock is released. The engine's cork batches what a read's hooks send (docs/design/websocket-send.md).
 /// </remarks>
-internal sealed class WsConnection : IStreamProtocol, IWsFrameHandler, IDisposable
+internal sealed class WsConnection : IStreamProtocol, IDisposable
 {
     private const int Open = 0;
     private const int CloseSent = 1;
@@ -263,10 +263,10 @@ internal sealed class WsConnection : IStreamProtocol, IWsFrameHandler, IDisposab
     public int Received(ReadOnlySpan<byte> data)
     {
         Volatile.Write(ref _lastReceived, Environment.TickCount64);
-        return _decoder.Receive(data, this);
+        return _decoder.Receive(data, new Frames(this));
     }
 
-    bool IWsFrameHandler.OnWsMessage(WsOpcode opcode, ArraySegment<byte> payload)
+    private bool OnWsMessage(WsOpcode opcode, ArraySegment<byte> payload)
     {
         var array = payload.Array ?? Array.Empty<byte>();
         if (!_capturing)
@@ -280,9 +280,9 @@ internal sealed class WsConnection : IStreamProtocol, IWsFrameHandler, IDisposab
         return false;
     }
 
-    void IWsFrameHandler.OnWsPing(ArraySegment<byte> payload) => _host.RaisePing(payload.Array ?? Array.Empty<byte>(), payload.Offset, payload.Count);
+    private void OnWsPing(ArraySegment<byte> payload) => _host.RaisePing(payload.Array ?? Array.Empty<byte>(), payload.Offset, payload.Count);
 
-    void IWsFrameHandler.OnWsPong(ArraySegment<byte> payload)
+    private void OnWsPong(ArraySegment<byte> payload)
     {
         Volatile.Write(ref _pinged, false);
         _host.RaisePong(payload.Array ?? Array.Empty<byte>(), payload.Offset, payload.Count);
@@ -293,7 +293,7 @@ internal sealed class WsConnection : IStreamProtocol, IWsFrameHandler, IDisposab
     /// went out already (ours first, or one sent from the hook), the same status and reason are sent back (§5.5.1);
     /// then the TCP connection closes.
     /// </summary>
-    void IWsFrameHandler.OnWsClose(int status, ArraySegment<byte> reason)
+    private void OnWsClose(int status, ArraySegment<byte> reason)
     {
         var initiatedHere = Volatile.Read(ref _state) != Open;
         _host.RaiseClose(reason.Array ?? Array.Empty<byte>(), reason.Offset, reason.Count, status);
@@ -301,7 +301,7 @@ internal sealed class WsConnection : IStreamProtocol, IWsFrameHandler, IDisposab
     }
 
     /// <summary>The peer broke the protocol: OnWsError, then the close status (1002, 1007, 1009) goes out and the connection ends.</summary>
-    void IWsFrameHandler.OnWsFailure(int status, string reason)
+    private void OnWsFailure(int status, string reason)
     {
         _host.RaiseError(reason);
         CloseAndDisconnect(status, Encoding.ASCII.GetBytes(reason), DisconnectReason.ProtocolError);
@@ -335,4 +335,18 @@ internal sealed class WsConnection : IStreamProtocol, IWsFrameHandler, IDisposab
 
     /// <summary>Fails the connection from this side (keep-alive): the close status goes out, then the TCP connection closes.</summary>
     private void Fail(int status, string reason) => CloseAndDisconnect(status, Encoding.ASCII.GetBytes(reason), DisconnectReason.Timeout);
+
+    /// <summary>The decoder's handler: a struct, so the decoder's loop is compiled for it and calls these methods directly.</summary>
+    private readonly struct Frames(WsConnection connection) : IWsFrameHandler
+    {
+        public bool OnWsMessage(WsOpcode opcode, ArraySegment<byte> payload) => connection.OnWsMessage(opcode, payload);
+
+        public void OnWsPing(ArraySegment<byte> payload) => connection.OnWsPing(payload);
+
+        public void OnWsPong(ArraySegment<byte> payload) => connection.OnWsPong(payload);
+
+        public void OnWsClose(int status, ArraySegment<byte> reason) => connection.OnWsClose(status, reason);
+
+        public void OnWsFailure(int status, string reason) => connection.OnWsFailure(status, reason);
+    }
 }

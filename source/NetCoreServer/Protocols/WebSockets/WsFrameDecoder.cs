@@ -65,6 +65,8 @@ internal sealed partial class WsFrameDecoder : IDisposable
     private int _length;
     private WsUtf8Validator _utf8;
     private bool _releaseOnNextRead;
+    // Receive runs: a delivered message's buffer is reused by the next one instead of going back to the pool.
+    private bool _reuseBuffer;
 
     /// <param name="role">The side this decoder reads for: a server reads client frames (masked), a client server frames (unmasked).</param>
     /// <param name="inflater">The decompressor when permessage-deflate was negotiated (RSV1 is then allowed); owned and disposed by the decoder.</param>
@@ -125,7 +127,11 @@ internal sealed partial class WsFrameDecoder : IDisposable
         if (_releaseOnNextRead)
         {
             _releaseOnNextRead = false;
-            ReleaseBuffer();
+            // Inside Receive the buffer serves the next message of the same read, given back when the read is decoded.
+            if (_reuseBuffer)
+                _length = 0;
+            else
+                ReleaseBuffer();
             Payload = ArraySegment<byte>.Empty;
         }
         switch (_state)
@@ -170,9 +176,11 @@ internal sealed partial class WsFrameDecoder : IDisposable
     /// bytes were consumed (all of them once the connection is closing or failed; up to the message after which the
     /// handler asked to stop), as <c>IStreamProtocol.Received</c> does.
     /// </summary>
-    public int Receive(ReadOnlySpan<byte> data, IWsFrameHandler handler)
+    public int Receive<THandler>(ReadOnlySpan<byte> data, THandler handler)
+        where THandler : IWsFrameHandler
     {
         var total = 0;
+        _reuseBuffer = true;
         while (true)
         {
             var result = Read(data[total..], out var consumed);
@@ -180,10 +188,10 @@ internal sealed partial class WsFrameDecoder : IDisposable
             switch (result)
             {
                 case WsDecodeResult.NeedMoreData:
-                    return total;
+                    return EndReceive(total);
                 case WsDecodeResult.Message:
                     if (!handler.OnWsMessage(Opcode, Payload))
-                        return total;
+                        return EndReceive(total);
                     break;
                 case WsDecodeResult.Ping:
                     handler.OnWsPing(Payload);
@@ -192,13 +200,28 @@ internal sealed partial class WsFrameDecoder : IDisposable
                     handler.OnWsPong(Payload);
                     break;
                 case WsDecodeResult.Close:
+                    _reuseBuffer = false;
                     handler.OnWsClose(CloseStatus, Payload);
                     return data.Length;
                 default:
+                    _reuseBuffer = false;
                     handler.OnWsFailure(ErrorStatus, ErrorReason);
                     return data.Length;
             }
         }
+    }
+
+    /// <summary>The end of a <see cref="Receive"/>: the buffer of a message already delivered goes back to the pool.</summary>
+    private int EndReceive(int total)
+    {
+        _reuseBuffer = false;
+        if (_releaseOnNextRead)
+        {
+            _releaseOnNextRead = false;
+            ReleaseBuffer();
+            Payload = ArraySegment<byte>.Empty;
+        }
+        return total;
     }
 
     /// <summary>Releases the buffers and the decompressor; the decoder then ignores input as after a close.</summary>
