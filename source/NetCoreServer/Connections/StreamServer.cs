@@ -225,7 +225,7 @@ public abstract partial class StreamServer<TSession> : StreamServer, IDisposable
         if (!IsStarted)
             return false;
         // From a receive hook: the frames it sent before go first on its own connection.
-        SendCork.Settle();
+        SendCork.SettleThisThread();
         if (!buffer.IsEmpty)
             _multicast.Publish(buffer, _receivesMulticast, OptionSlowConsumerPolicy);
         return true;

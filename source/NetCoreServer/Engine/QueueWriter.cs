@@ -4,7 +4,7 @@ namespace NetCoreServer.Engine;
 
 /// <summary>
 /// Where an <see cref="IMessageWriter"/> writes: the end of a connection's send queue under the session lock, or the
-/// free room of the cork's stage (<see cref="CorkStage"/>) under the stage's lock.
+/// free room of the receive thread's <see cref="SendCork"/> under its lock.
 /// </summary>
 internal ref struct QueueWriter
 {

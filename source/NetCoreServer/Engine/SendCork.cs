@@ -1,61 +1,80 @@
 using System;
+using System.Diagnostics;
+using System.Threading;
 
 namespace NetCoreServer.Engine;
 
 /// <summary>
-/// The cork: what the receive thread queues while the hooks of one read run is sent together once they have returned
-/// (pipelined HTTP answers, WebSocket replies): one socket write and, over TLS, one record instead of one per answer.
+/// The cork, one per receive thread: what the hooks of one read send to the connection whose read the thread delivers
+/// goes out together once they have returned (pipelined HTTP answers, WebSocket replies), one socket write and, over
+/// TLS, one record instead of one per answer. Copied sends wait in the connection's queue, below <see cref="LimitFor"/>;
+/// messages that write themselves (WebSocket frames) are staged here without the session lock and moved into the queue
+/// in one block copy when the read has been handled, or by the first send, flush or multicast that must not pass them.
 /// </summary>
 /// <remarks>
-/// Only the receive thread's own non-blocking sends to the delivering connection are held, and only below
-/// <see cref="LimitFor"/>; a send from another thread, a blocking send, a flush and a disconnect start the send loop
-/// (taking what is held with it, in queue order). Figures: docs/design/engine.md.
+/// Only the receive thread's own non-blocking sends to the delivering connection are held; a send from another thread,
+/// a blocking send, a flush and a disconnect start the send loop, taking what is held with it, in queue order.
+/// Lock discipline: <see cref="Owner"/>, <see cref="Length"/> and the buffer are guarded by this object's monitor. The
+/// receive thread takes only that lock to stage; whoever moves the bytes holds the owner's session lock first, then
+/// this one (never the other way round). The corked engine is the thread's own and takes no lock. Figures:
+/// docs/design/engine.md, docs/design/websocket-send.md.
 /// </remarks>
-internal static class SendCork
+internal sealed class SendCork
 {
     /// <summary>The most bytes held back while a read is handled: a few TLS records' worth (16 KiB each).</summary>
     internal const int CorkBytes = 64 * 1024;
 
-    // This thread's cork: the engine whose read it hands to the host, and the staging area (one thread-static read per frame).
+    // This thread's cork, made on its first read: one thread-static read per frame.
     [ThreadStatic]
-    private static CorkStage? t_stage;
+    private static SendCork? t_cork;
+
+    // The engine whose read this thread hands to the host now.
+    private StreamSessionEngine? _corked;
+    private byte[]? _buffer;
+    // The most bytes the owner may stage: the room under its limits when it attached, at most the buffer.
+    private int _limit;
+
+    /// <summary>The pipeline the staged bytes belong to, or null when nothing is staged.</summary>
+    public SendPipeline? Owner { get; private set; }
+
+    /// <summary>Bytes staged.</summary>
+    public int Length { get; private set; }
 
     /// <summary>A read is about to be handed to the host; returns the engine corked before (a hook may deliver another's read inline).</summary>
     public static StreamSessionEngine? Enter(StreamSessionEngine engine)
     {
-        var stage = t_stage ??= new CorkStage();
-        var previous = stage.Corked;
-        stage.Corked = engine;
+        var cork = t_cork ??= new SendCork();
+        var previous = cork._corked;
+        cork._corked = engine;
         return previous;
     }
 
     /// <summary>The read has been handled: send what was held.</summary>
     public static void Exit(StreamSessionEngine engine, StreamSessionEngine? previous)
     {
-        t_stage!.Corked = previous;
+        t_cork!._corked = previous;
         engine.SenderIfAny?.SendHeld();
     }
 
-    /// <summary>This thread's staging area when it delivers a read of <paramref name="engine"/>, else null.</summary>
-    public static CorkStage? StageFor(StreamSessionEngine engine)
+    /// <summary>This thread's cork when it delivers a read of <paramref name="engine"/>, else null.</summary>
+    public static SendCork? For(StreamSessionEngine engine)
     {
-        var stage = t_stage;
-        return stage != null && ReferenceEquals(stage.Corked, engine) ? stage : null;
+        var cork = t_cork;
+        return cork != null && ReferenceEquals(cork._corked, engine) ? cork : null;
     }
+
+    /// <summary>True on the thread delivering a read of <paramref name="engine"/>.</summary>
+    public static bool Holds(StreamSessionEngine engine) => For(engine) != null;
 
     /// <summary>
     /// Before a multicast: what this thread staged for a connection goes into its queue first, so the multicast follows
     /// the frames its hook sent before. Stages of other threads are not waited for: those sends and the multicast are concurrent.
     /// </summary>
-    public static void Settle()
+    public static void SettleThisThread()
     {
-        var stage = t_stage;
-        if (stage != null && stage.Owner is { } owner)
+        if (t_cork?.Owner is { } owner)
             owner.Settle();
     }
-
-    /// <summary>True on the thread delivering a read of <paramref name="engine"/>.</summary>
-    public static bool Holds(StreamSessionEngine engine) => StageFor(engine) != null;
 
     /// <summary>
     /// Under a small send limit half of it, and under the high watermark: a hook that queues up to either finds the loop
@@ -71,5 +90,61 @@ internal static class SendCork
         if (high > 0)
             cork = Math.Min(cork, high);
         return cork;
+    }
+
+    /// <summary>
+    /// Stages <paramref name="message"/> for <paramref name="pipeline"/> without its session lock: null when it must take
+    /// the locked path (the stage is another connection's or full, or the connection no longer sends), else its outcome.
+    /// </summary>
+    public SendStatus? TryStage<T>(SendPipeline pipeline, scoped ref T message, int length)
+        where T : IMessageWriter, allows ref struct
+    {
+        lock (this)
+        {
+            if (Owner != pipeline)
+            {
+                if (Owner != null)
+                    return null;
+                var room = pipeline.StageRoom(out var chunkSize);
+                if (room <= 0)
+                    return null;
+                Owner = pipeline;
+                if (_buffer == null || _buffer.Length < chunkSize)
+                    _buffer = new byte[chunkSize];
+                _limit = (int)Math.Min(room, _buffer.Length);
+                // Published before the checks below: a close or a disconnect either sees the stage and moves it, or is seen by them.
+                pipeline.PublishStage(this);
+            }
+            if (length > _limit - Length || !pipeline.AcceptsSends)
+                return null;
+            if (!message.Commit())
+                return SendStatus.NotConnected;
+            var writer = new QueueWriter(_buffer.AsSpan(Length, length));
+            message.WriteTo(ref writer);
+            Debug.Assert(writer.Written == length, "a message writes exactly its length");
+            Length += length;
+        }
+        return SendStatus.Accepted;
+    }
+
+    /// <summary>
+    /// Under <paramref name="owner"/>'s session lock: moves what is staged for it to the end of <paramref name="queue"/>
+    /// (dropped when null), clears the owner's <paramref name="published"/> stage and frees this one; returns the bytes moved.
+    /// </summary>
+    public int MoveTo(SendPipeline owner, ref SendCork? published, SendQueue? queue, int chunkSize)
+    {
+        lock (this)
+        {
+            Volatile.Write(ref published, null);
+            if (Owner != owner)
+                return 0;
+            var moved = queue == null ? 0 : Length;
+            if (moved > 0)
+                queue!.Append(_buffer.AsSpan(0, moved), chunkSize);
+            // The buffer stays with this thread for its next read.
+            Owner = null;
+            Length = 0;
+            return moved;
+        }
     }
 }

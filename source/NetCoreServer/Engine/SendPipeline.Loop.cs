@@ -9,7 +9,10 @@ using NetCoreServer.Transports;
 
 namespace NetCoreServer.Engine;
 
-/// <summary>The send pipeline's loop: one batch at a time to the transport, parked while a send is pending, its completion counted.</summary>
+/// <summary>
+/// The send pipeline's loop: one batch at a time to the transport, parked while a send is pending, its completion
+/// counted; and its intake from the multicast log, which the loop reads as it goes.
+/// </summary>
 internal sealed partial class SendPipeline
 {
     // Runs inline until the first send that does not complete synchronously, then on the completion thread: a loop, never recursion.
@@ -166,5 +169,87 @@ internal sealed partial class SendPipeline
         if (_engine.State == SessionState.Connected)
             _engine.RunHook(HookKind.Sending, (result.Bytes, pending), static (e, a) => e.Host.EngineSent(a.Bytes, a.pending));
         return true;
+    }
+
+    /// <summary>Queues every published multicast message this session has not taken yet (the engine, before it leaves the log).</summary>
+    public void TakeLoggedLocked() => MaterializeLocked();
+
+    /// <summary>
+    /// By the multicasting thread under the log's lock, for a message at [start, end) not yet published: Accepted,
+    /// NotConnected (not attached), or LimitReached, in which case this session skips it.
+    /// </summary>
+    public SendStatus OfferLogged(long start, long end)
+    {
+        var limit = Options.SendBufferLimit;
+        if (limit <= 0)
+            return SendStatus.Accepted;
+        var length = end - start;
+        ref var cursor = ref _engine.Cursor;
+        // A racy first look: the queue only grows under the log lock the caller holds or under the session lock, checked below.
+        if (_queue.Bytes + _queue.ReadSending() + (start - cursor.Position) + length <= limit)
+            return SendStatus.Accepted;
+        lock (_engine)
+        {
+            if (!cursor.IsAttached)
+                return SendStatus.NotConnected;
+            MoveCursorLocked(start);
+            if (_queue.Bytes + _queue.Sending + length <= limit)
+                return SendStatus.Accepted;
+            cursor.PassTo(end);
+            return SendStatus.LimitReached;
+        }
+    }
+
+    /// <summary>By the multicasting thread under the log's lock: this session is not to receive [start, end) (a WebSocket not upgraded, or closing).</summary>
+    public void SkipLogged(long start, long end)
+    {
+        lock (_engine)
+        {
+            ref var cursor = ref _engine.Cursor;
+            if (!cursor.IsAttached)
+                return;
+            MoveCursorLocked(start);
+            cursor.PassTo(end);
+        }
+    }
+
+    /// <summary>
+    /// After a publication (and a full fence): starts an idle send loop on the thread pool, not inline, so the
+    /// multicasting thread does not make one send per message per session; a running loop takes the message itself.
+    /// </summary>
+    public void WakeForLog()
+    {
+        if (Running)
+            return;
+        lock (_engine)
+        {
+            if (!_engine.Cursor.IsAttached || Running || !_engine.Ready || _engine.Closed)
+                return;
+            MaterializeLocked();
+            if (_queue.IsEmpty)
+                return;
+            Running = true;
+            // Until the pool runs it the loop waits as a pending send does: a close need not wait for it.
+            Set(Flag.Parked, true);
+        }
+        _backpressure.Notify();
+        ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: false);
+    }
+
+    /// <summary>Moves the published multicast messages into the queue; under the lock.</summary>
+    private void MaterializeLocked()
+    {
+        ref var cursor = ref _engine.Cursor;
+        if (cursor.IsAttached && cursor.Position < cursor.LogEnd)
+            MoveCursorLocked(cursor.LogEnd);
+    }
+
+    private void MoveCursorLocked(long to)
+    {
+        var moved = _engine.Cursor.MoveTo(to, _queue);
+        if (moved == 0)
+            return;
+        _queue.AcceptedTotal += moved;
+        _backpressure.RaiseLocked(_queue.Bytes + _queue.Sending);
     }
 }

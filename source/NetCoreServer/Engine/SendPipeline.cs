@@ -19,8 +19,8 @@ namespace NetCoreServer.Engine;
 /// lock (the engine's monitor); the counters and flags marked so are read without it. Published multicast messages
 /// are moved into the queue (<see cref="MaterializeLocked"/>) before anything is taken from or added to it, which keeps
 /// multicast and the session's own sends in the order they were made. Messages that write themselves
-/// (<see cref="EnqueueWritten{T}"/>) during a corked read go to the receive thread's <see cref="CorkStage"/> and are
-/// moved in by <see cref="SettleLocked"/>; lock order: the session lock, then the stage's.
+/// (<see cref="EnqueueWritten{T}"/>) during a corked read are staged in the receive thread's <see cref="SendCork"/> and
+/// moved in by <see cref="SettleLocked"/>; lock order: the session lock, then the cork's.
 /// </remarks>
 internal sealed partial class SendPipeline : IThreadPoolWorkItem
 {
@@ -29,8 +29,8 @@ internal sealed partial class SendPipeline : IThreadPoolWorkItem
     // A mutable struct: never copied, always used in place.
     private Backpressure _backpressure;
     private SendWaiters? _waiters;
-    // The receive thread's stage while it holds frames for this pipeline (CorkStage); written under the stage's lock.
-    private CorkStage? _stage;
+    // The receive thread's cork while it stages frames for this pipeline; written under the cork's lock.
+    private SendCork? _stage;
     private int _flags;
     // OnEmpty hooks running: the engine does not finish under one.
     private short _emptyRaising;
@@ -117,9 +117,9 @@ internal sealed partial class SendPipeline : IThreadPoolWorkItem
         where T : IMessageWriter, allows ref struct
     {
         var length = message.Length;
-        if (SendCork.StageFor(_engine) is { } stage)
+        if (SendCork.For(_engine) is { } cork)
         {
-            var staged = TryStage(stage, ref message, length);
+            var staged = cork.TryStage(this, ref message, length);
             if (staged.HasValue)
                 return staged.Value;
         }
@@ -338,6 +338,96 @@ internal sealed partial class SendPipeline : IThreadPoolWorkItem
         Debug.Assert(Monitor.IsEntered(_engine), "flags are written under the session lock");
         Volatile.Write(ref _flags, value ? _flags | (int)flag : _flags & ~(int)flag);
     }
+
+    /// <summary>Starts sending what the cork holds now (the read has been handled, or the connection is about to close).</summary>
+    public void SendHeld()
+    {
+        bool start, idle;
+        lock (_engine)
+        {
+            SettleLocked();
+            start = StartHeldLocked();
+            idle = !start && !Running && _engine.State != SessionState.Connected;
+        }
+        if (start)
+            RunSendLoop();
+        else if (idle)
+            // A disconnect that found the queue empty while frames were staged waits for them: they are moved now.
+            _engine.BeginShutdownIfDrained();
+    }
+
+    /// <summary>Moves what this thread staged into the queue (before a multicast from a hook), without starting the loop.</summary>
+    public void Settle()
+    {
+        lock (_engine)
+            SettleLocked();
+    }
+
+    /// <summary>True when the caller must run the send loop for what waits in the queue.</summary>
+    private bool StartHeldLocked()
+    {
+        if (Running || !_engine.Ready || _engine.Closed || _queue.IsEmpty)
+            return false;
+        Running = true;
+        return true;
+    }
+
+    /// <summary>Fails what waits to be sent (the socket closed): the queue is dropped and waiting callers get false.</summary>
+    public void FailQueued()
+    {
+        TaskCompletionSource<bool>[]? failed;
+        lock (_engine)
+        {
+            _queue.Clear();
+            DropStagedLocked();
+            failed = _waiters?.TakeAllLocked();
+        }
+        SendWaiters.Complete(failed, delivered: false);
+    }
+
+    /// <summary>
+    /// Before a send, flush or count that must not pass what the receive thread staged: moves the published multicast
+    /// messages, then the staged bytes, into the queue; under the lock. The send loop does not call it: it leaves a
+    /// corked read's frames to the end of the read.
+    /// </summary>
+    private void SettleLocked()
+    {
+        MaterializeLocked();
+        var stage = Volatile.Read(ref _stage);
+        if (stage == null)
+            return;
+        // Bytes staged while the connection was being torn down are dropped with the queue.
+        var moved = stage.MoveTo(this, ref _stage, _engine.Closed ? null : _queue, Options.SendBufferSize);
+        if (moved == 0)
+            return;
+        _queue.AcceptedTotal += moved;
+        _backpressure.RaiseLocked(_queue.Bytes + _queue.Sending);
+    }
+
+    /// <summary>Drops what is staged for this pipeline (the socket closed); under the lock.</summary>
+    private void DropStagedLocked() => Volatile.Read(ref _stage)?.MoveTo(this, ref _stage, null, 0);
+
+    /// <summary>
+    /// The room a cork may stage for this pipeline now, and the chunk size of its buffer: a racy look at the queue, which
+    /// only grows under the session lock (which settles the stage first) and shrinks as the loop sends.
+    /// </summary>
+    public long StageRoom(out int chunkSize)
+    {
+        var options = Options;
+        var queued = _queue.Bytes;
+        var room = SendCork.LimitFor(options) - queued;
+        var limit = options.SendBufferLimit;
+        if (limit > 0)
+            room = Math.Min(room, limit - queued - _queue.Sending);
+        chunkSize = Math.Max(SendQueue.MinChunkSize, options.SendBufferSize);
+        return room;
+    }
+
+    /// <summary>A cork stages for this pipeline (under the stage's lock): a settle or a close now finds it.</summary>
+    public void PublishStage(SendCork stage) => Interlocked.Exchange(ref _stage, stage);
+
+    /// <summary>The engine still takes sends (connected, not disconnecting).</summary>
+    public bool AcceptsSends => _engine.AcceptsSends;
 }
 
 /// <summary>Outcome of offering data to a connection's send queue.</summary>
