@@ -133,6 +133,25 @@ public sealed class WsFrameDecoderTests
         Assert.That(decoder.Payload.Count, Is.Zero, "the payload is only valid until the next call");
     }
 
+    [Test]
+    public void ReceiveGivesTheBufferBackAfterTheReadUnlessAMessageIsUnderWay()
+    {
+        var handler = new RecordingHandler();
+        using var decoder = new WsFrameDecoder(WsRole.Client);
+        var second = Frame(0x82, new byte[1000]);
+        var wire = Concat(Frame(0x81, Utf8("one")), Frame(0x81, Utf8("two")), second);
+        var split = wire.Length - second.Length + 500;
+
+        Assert.That(decoder.Receive(wire.AsSpan(0, split), handler), Is.EqualTo(split));
+        Assert.That(handler.Events, Is.EqualTo(new[] { "Text:one", "Text:two" }));
+        Assert.That(decoder.HoldsBuffer, Is.True, "half a message is kept for the next read");
+
+        Assert.That(decoder.Receive(wire.AsSpan(split), handler), Is.EqualTo(wire.Length - split));
+        Assert.That(handler.Events, Has.Count.EqualTo(3));
+        Assert.That(handler.Events[2], Does.StartWith("Binary:"));
+        Assert.That(decoder.HoldsBuffer, Is.False, "an idle connection keeps no message buffer");
+    }
+
     private static TestCaseData Case(string name, WsRole role, byte[] wire, params string[] expected)
         => new TestCaseData(role == WsRole.Server, wire, expected).SetName(name);
 

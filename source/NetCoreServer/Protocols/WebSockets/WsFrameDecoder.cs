@@ -211,11 +211,11 @@ internal sealed partial class WsFrameDecoder : IDisposable
         }
     }
 
-    /// <summary>The end of a <see cref="Receive"/>: the buffer of a message already delivered goes back to the pool.</summary>
+    /// <summary>The end of a <see cref="Receive"/>: unless a message is under way, the buffer goes back to the pool.</summary>
     private int EndReceive(int total)
     {
         _reuseBuffer = false;
-        if (_releaseOnNextRead)
+        if (!_inMessage && _buffer != null)
         {
             _releaseOnNextRead = false;
             ReleaseBuffer();
@@ -223,6 +223,9 @@ internal sealed partial class WsFrameDecoder : IDisposable
         }
         return total;
     }
+
+    /// <summary>True while the decoder holds a pooled message buffer (a message under way, or one just read by <see cref="Read"/>).</summary>
+    internal bool HoldsBuffer => _buffer != null;
 
     /// <summary>Releases the buffers and the decompressor; the decoder then ignores input as after a close.</summary>
     public void Dispose()
