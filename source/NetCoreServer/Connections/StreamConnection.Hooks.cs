@@ -56,6 +56,15 @@ public abstract partial class StreamConnection
     protected virtual void OnReceived(byte[] buffer, long offset, long size) => FeedProtocol(buffer, offset, size);
 
     /// <summary>
+    /// Called for each whole message when <see cref="Framing"/> is set, in order, on the receive thread, however TCP split
+    /// or joined them. The span is valid during the call only (it points into the receive buffer): copy what you keep.
+    /// </summary>
+    /// <param name="message">The message, without its length prefix or delimiter.</param>
+    protected virtual void OnReceivedMessage(ReadOnlySpan<byte> message)
+    {
+    }
+
+    /// <summary>
     /// Called after each batch of queued data is handed to the socket, on the thread that sent it (a thread-pool
     /// I/O thread, or inline in <c>SendAsync</c>).
     /// </summary>

@@ -133,6 +133,52 @@ public abstract partial class StreamConnection
     }
 
     /// <summary>
+    /// Sends one message framed by <see cref="Framing"/> (its length prefix or delimiter added), synchronously, as
+    /// <see cref="Send(ReadOnlySpan{byte})"/> does; prefix, message and delimiter go as one unit.
+    /// </summary>
+    /// <param name="message">The message.</param>
+    /// <returns>Bytes sent with the framing; 0 when not connected.</returns>
+    /// <exception cref="InvalidOperationException"><see cref="Framing"/> is not set.</exception>
+    /// <exception cref="ArgumentException">The message is over the framing's maximum, or contains its delimiter.</exception>
+    public virtual long SendMessage(ReadOnlySpan<byte> message) => SendFramed(message, blocking: true);
+
+    /// <summary>Sends text as one UTF-8 message; see <see cref="SendMessage(ReadOnlySpan{byte})"/>.</summary>
+    /// <param name="text">The message.</param>
+    /// <returns>Bytes sent with the framing; 0 when not connected.</returns>
+    public long SendMessage(string text)
+    {
+        using var bytes = PooledUtf8.Encode(text);
+        return SendMessage(bytes.Span);
+    }
+
+    /// <summary>Queues one message framed by <see cref="Framing"/> and returns at once, as <see cref="SendAsync(ReadOnlySpan{byte})"/> does.</summary>
+    /// <param name="message">The message (copied).</param>
+    /// <returns>True when queued.</returns>
+    /// <exception cref="InvalidOperationException"><see cref="Framing"/> is not set.</exception>
+    /// <exception cref="ArgumentException">The message is over the framing's maximum, or contains its delimiter.</exception>
+    public virtual bool SendMessageAsync(ReadOnlySpan<byte> message) => SendFramed(message, blocking: false) > 0;
+
+    /// <summary>Queues text as one UTF-8 message; see <see cref="SendMessageAsync(ReadOnlySpan{byte})"/>.</summary>
+    /// <param name="text">The message.</param>
+    /// <returns>True when queued.</returns>
+    public bool SendMessageAsync(string text)
+    {
+        using var bytes = PooledUtf8.Encode(text);
+        return SendMessageAsync(bytes.Span);
+    }
+
+    /// <summary>Frames and sends or queues a message; returns its bytes on the wire, or 0 when refused.</summary>
+    private long SendFramed(ReadOnlySpan<byte> message, bool blocking)
+    {
+        var framing = Framing ?? throw new InvalidOperationException("set Framing before sending messages");
+        Span<byte> prefix = stackalloc byte[MessageFraming.MaxPrefix];
+        var length = framing.WritePrefix(message, prefix);
+        var suffix = framing.Suffix;
+        var sent = length > 0 ? SendMessage(prefix[..length], message, blocking) : SendMessage(message, suffix, blocking);
+        return sent ? length + message.Length + suffix.Length : 0;
+    }
+
+    /// <summary>
     /// Sends a message in two pieces (a protocol's head and body) as one unit that no other send can come between:
     /// queued (copied) when <paramref name="blocking"/> is false, written and waited for otherwise. The user's
     /// Send/SendAsync overrides are not called.

@@ -4,6 +4,7 @@ using System.Threading;
 using NetCoreServer.Connections;
 using NetCoreServer.Engine;
 using NetCoreServer.Protocols;
+using NetCoreServer.Protocols.Framing;
 using NetCoreServer.Protocols.Http;
 using NetCoreServer.Protocols.WebSockets;
 using NetCoreServer.Transports;
@@ -86,6 +87,25 @@ public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
         set => Volatile.Write(ref _protocol, value);
     }
 
+    /// <summary>
+    /// How whole messages are cut out of the byte stream (<see cref="MessageFraming.Lines"/>, a length prefix, a
+    /// delimiter), or null for raw bytes. When set, received bytes go to <see cref="OnReceivedMessage"/> one message at
+    /// a time instead of <see cref="OnReceived"/>, and <see cref="SendMessage(ReadOnlySpan{byte})"/> frames what it sends.
+    /// A session takes its server's <c>Framing</c> unless it set its own. Set it before the connection starts receiving.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">The connection already speaks another protocol (HTTP, WebSocket).</exception>
+    public MessageFraming? Framing
+    {
+        get => (Protocol as FramedProtocol)?.Framing;
+        set
+        {
+            var protocol = Protocol;
+            if (protocol != null && protocol is not FramedProtocol)
+                throw new InvalidOperationException("this connection speaks another protocol (HTTP or WebSocket); framing replaces raw bytes only");
+            Protocol = value == null ? null : new FramedProtocol(this, value);
+        }
+    }
+
     /// <summary>Makes a new engine over a connected transport the current one; its hooks begin when it is started.</summary>
     /// <param name="transport">The connected transport.</param>
     /// <returns>The new engine.</returns>
@@ -93,6 +113,7 @@ public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
     {
         var engine = new StreamSessionEngine(transport, this);
         _feed?.Clear();
+        (Protocol as FramedProtocol)?.Restart();
         Interlocked.Exchange(ref _engine, engine);
         return engine;
     }
@@ -148,6 +169,16 @@ public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
         var feed = _feed ??= new ProtocolFeed();
         if (!feed.Feed(this, chunk, Limits.EffectiveReceiveBufferLimit))
             DisconnectEngine(NetCoreServer.DisconnectReason.ProtocolError);
+    }
+
+    /// <summary>A whole framed message arrived (on the receive loop).</summary>
+    internal void RaiseMessage(ReadOnlySpan<byte> message) => OnReceivedMessage(message);
+
+    /// <summary>The peer broke the framing (a message over the limit, or a length shorter than its field): OnError(MessageSize), then the connection closes as a protocol error.</summary>
+    internal void RefuseMessage()
+    {
+        OnError(SocketError.MessageSize);
+        DisconnectEngine(NetCoreServer.DisconnectReason.ProtocolError);
     }
 
     /// <summary>Starts a graceful disconnect of the current connection.</summary>

@@ -1,4 +1,5 @@
 using System;
+using System.Buffers;
 using System.Collections.Concurrent;
 using System.Linq;
 using System.Net;
@@ -231,6 +232,53 @@ public abstract partial class StreamServer<TSession> : StreamServer, IDisposable
         return true;
     }
 
+    /// <summary>
+    /// The framing its sessions speak (<see cref="MessageFraming.Lines"/>, a length prefix, a delimiter), or null for raw
+    /// bytes: a session made after it is set takes it unless it set its own <c>Framing</c>, and
+    /// <see cref="MulticastMessage(ReadOnlySpan{byte})"/> frames with it. Set it before <c>Start</c>.
+    /// </summary>
+    public MessageFraming? Framing { get; set; }
+
+    /// <summary>
+    /// Queues one message framed by <see cref="Framing"/> on every connected session, framed and copied once whatever
+    /// the number of sessions; otherwise as <see cref="Multicast(ReadOnlySpan{byte})"/>.
+    /// </summary>
+    /// <param name="message">The message.</param>
+    /// <returns>False if the server is not started.</returns>
+    /// <exception cref="InvalidOperationException"><see cref="Framing"/> is not set.</exception>
+    /// <exception cref="ArgumentException">The message is over the framing's maximum, or contains its delimiter.</exception>
+    public virtual bool MulticastMessage(ReadOnlySpan<byte> message)
+    {
+        var framing = Framing ?? throw new InvalidOperationException("set Framing before multicasting messages");
+        Span<byte> prefix = stackalloc byte[MessageFraming.MaxPrefix];
+        var length = framing.WritePrefix(message, prefix);
+        var suffix = framing.Suffix;
+        var total = length + message.Length + suffix.Length;
+        byte[]? rented = null;
+        var framed = total <= 512 ? stackalloc byte[512] : (rented = ArrayPool<byte>.Shared.Rent(total));
+        try
+        {
+            prefix[..length].CopyTo(framed);
+            message.CopyTo(framed[length..]);
+            suffix.CopyTo(framed[(length + message.Length)..]);
+            return Multicast(framed[..total]);
+        }
+        finally
+        {
+            if (rented != null)
+                ArrayPool<byte>.Shared.Return(rented);
+        }
+    }
+
+    /// <summary>Queues text as one UTF-8 message on every session; see <see cref="MulticastMessage(ReadOnlySpan{byte})"/>.</summary>
+    /// <param name="text">The message.</param>
+    /// <returns>False if the server is not started.</returns>
+    public bool MulticastMessage(string text)
+    {
+        using var bytes = PooledUtf8.Encode(text);
+        return MulticastMessage(bytes.Span);
+    }
+
     /// <summary>Queues text as UTF-8 on every session; see <see cref="Multicast(ReadOnlySpan{byte})"/>.</summary>
     /// <param name="text">Text to send.</param>
     /// <returns>False if the server is not started.</returns>
@@ -284,6 +332,8 @@ public abstract partial class StreamServer<TSession> : StreamServer, IDisposable
         try
         {
             session = CreateSession();
+            if (Framing is { } framing && session.Protocol == null)
+                session.Framing = framing;
             return true;
         }
         catch (Exception exception)
