@@ -1,9 +1,12 @@
 using System;
+using System.Collections.Generic;
 using System.Net;
+using System.Runtime.CompilerServices;
 using System.Net.Sockets;
 using System.Threading;
 using System.Threading.Tasks;
 using NetCoreServer.Connections;
+using NetCoreServer.Protocols.Framing;
 using NetCoreServer.Transports;
 
 namespace NetCoreServer;
@@ -338,4 +341,30 @@ public abstract class StreamClient : StreamConnection
         => SocketErrors.IsQuiet(error)
             // A Unix socket whose server has stopped has no file: ENOENT is that transport's "refused".
             || (error == SocketError.AddressNotAvailable && Endpoint is UnixDomainSocketEndPoint);
+
+    /// <summary>
+    /// The whole messages this client receives from the first <c>MoveNextAsync</c> on (set <see cref="StreamConnection.Framing"/>
+    /// first), each a copy, in order, until the connection ends or <paramref name="cancellationToken"/> is cancelled;
+    /// <c>OnReceivedMessage</c> still runs for each. At most <paramref name="capacity"/> wait unread: then the client
+    /// reads nothing more from the socket until the loop takes one. One enumeration at a time.
+    /// </summary>
+    /// <param name="capacity">Messages that may wait unread.</param>
+    /// <param name="cancellationToken">Ends the enumeration (with <see cref="OperationCanceledException"/>).</param>
+    /// <returns>The messages.</returns>
+    /// <exception cref="InvalidOperationException"><see cref="StreamConnection.Framing"/> is not set, or another enumeration runs.</exception>
+    public async IAsyncEnumerable<byte[]> ReceiveMessagesAsync(int capacity = 64, [EnumeratorCancellation] CancellationToken cancellationToken = default)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(capacity);
+        var protocol = Protocol as FramedProtocol ?? throw new InvalidOperationException("set Framing before receiving messages");
+        var inbox = protocol.OpenInbox(capacity);
+        try
+        {
+            await foreach (var message in inbox.ReadAllAsync(cancellationToken).ConfigureAwait(false))
+                yield return message;
+        }
+        finally
+        {
+            protocol.CloseInbox(inbox);
+        }
+    }
 }

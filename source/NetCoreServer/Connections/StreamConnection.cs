@@ -171,6 +171,12 @@ public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
             DisconnectEngine(NetCoreServer.DisconnectReason.ProtocolError);
     }
 
+    /// <summary>A full <see cref="MessageInbox"/> holds the receive loop (inside the protocol's receive call).</summary>
+    internal void HoldForInbox() => HoldReceiving();
+
+    /// <summary>Ends <see cref="HoldForInbox"/> (any thread).</summary>
+    internal void ReleaseForInbox() => ReleaseReceiving();
+
     /// <summary>A whole framed message arrived (on the receive loop).</summary>
     internal void RaiseMessage(ReadOnlySpan<byte> message) => OnReceivedMessage(message);
 
@@ -233,7 +239,11 @@ public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
 
     void IStreamSessionHost.EngineDisconnecting() => NotifyDisconnecting();
 
-    void IStreamSessionHost.EngineDisconnected() => NotifyDisconnected();
+    void IStreamSessionHost.EngineDisconnected()
+    {
+        (Protocol as FramedProtocol)?.Ended();
+        NotifyDisconnected();
+    }
 
     void IStreamSessionHost.EngineReleased()
     {

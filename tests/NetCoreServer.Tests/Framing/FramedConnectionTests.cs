@@ -7,6 +7,7 @@ using System.Net;
 using System.Net.Sockets;
 using System.Text;
 using System.Threading;
+using System.Threading.Tasks;
 using NetCoreServer.Tests.Support;
 using NUnit.Framework;
 
@@ -106,6 +107,71 @@ public sealed class FramedConnectionTests(string transport)
         Assert.That(WaitFor(() => host.Server.BytesReceived == 10), Is.True);
         Assert.That(server.Messages, Is.Empty);
         Assert.That(() => peer.SendMessage("x"), Throws.InvalidOperationException, "SendMessage needs a framing");
+    }
+
+    [Test]
+    public async Task ReceiveMessagesAsyncGivesASlowReaderEveryMessageInOrderAndEndsWithTheConnection()
+    {
+        var server = new Node();
+        using var host = StartServer(server, MessageFraming.Lines(64));
+        server.OnMessage = (session, text) =>
+        {
+            if (text != "go")
+                return;
+            for (var i = 0; i < 1000; i++)
+                session.SendMessageAsync($"message {i}");
+            ((StreamSession)session).Disconnect();
+        };
+        var client = new Node();
+        using var peer = Connect(host, client, MessageFraming.Lines(64));
+        using var cancel = new CancellationTokenSource(Patience);
+
+        // The enumeration starts with its first MoveNextAsync; only then is the server asked to send.
+        var messages = ((StreamClient)peer).ReceiveMessagesAsync(capacity: 4, cancel.Token).GetAsyncEnumerator(cancel.Token);
+        var next = messages.MoveNextAsync();
+        Assert.That(peer.SendMessageAsync("go"), Is.True);
+        var received = new List<string>();
+        while (await next)
+        {
+            received.Add(Encoding.UTF8.GetString(messages.Current));
+            // A slow reader: the client holds its socket while four messages wait.
+            if (received.Count % 100 == 0)
+                await Task.Delay(20);
+            next = messages.MoveNextAsync();
+        }
+        await messages.DisposeAsync();
+
+        Assert.That(received, Is.EqualTo(Enumerable.Range(0, 1000).Select(i => $"message {i}")), "every message, in order, then the end");
+        Assert.That(client.Messages, Has.Count.EqualTo(1000), "OnReceivedMessage still ran for each");
+    }
+
+    [Test]
+    public async Task CancellingReceiveMessagesAsyncEndsItAndAnotherMayStart()
+    {
+        var server = new Node();
+        using var host = StartServer(server, MessageFraming.Lines(64));
+        server.OnMessage = (session, text) => session.SendMessageAsync("re: " + text);
+        using var peer = Connect(host, new Node(), MessageFraming.Lines(64));
+        var client = (StreamClient)peer;
+
+        using (var cancel = new CancellationTokenSource())
+        {
+            var first = client.ReceiveMessagesAsync(cancellationToken: cancel.Token).GetAsyncEnumerator(cancel.Token);
+            var waiting = first.MoveNextAsync();
+            Assert.That(() => client.ReceiveMessagesAsync().GetAsyncEnumerator().MoveNextAsync().AsTask().GetAwaiter().GetResult(),
+                Throws.InvalidOperationException, "one enumeration at a time");
+            cancel.Cancel();
+            Assert.That(async () => await waiting, Throws.InstanceOf<OperationCanceledException>());
+            await first.DisposeAsync();
+        }
+
+        using var patience = new CancellationTokenSource(Patience);
+        var second = client.ReceiveMessagesAsync(cancellationToken: patience.Token).GetAsyncEnumerator(patience.Token);
+        var next = second.MoveNextAsync();
+        Assert.That(peer.SendMessageAsync("again"), Is.True);
+        Assert.That(await next, Is.True);
+        Assert.That(Encoding.UTF8.GetString(second.Current), Is.EqualTo("re: again"));
+        await second.DisposeAsync();
     }
 
     private static bool WaitFor(Func<bool> condition)

@@ -1,4 +1,5 @@
 using System;
+using System.Threading;
 
 namespace NetCoreServer.Protocols.Framing;
 
@@ -11,6 +12,8 @@ internal sealed class FramedProtocol(StreamConnection connection, MessageFraming
 {
     // How far a delimiter search got into the message at the front (so a long message is not searched again per read).
     private int _scanned;
+    // The running ReceiveMessagesAsync enumeration, if any.
+    private MessageInbox? _inbox;
 
     public MessageFraming Framing { get; } = framing;
 
@@ -31,12 +34,35 @@ internal sealed class FramedProtocol(StreamConnection connection, MessageFraming
                 connection.RefuseMessage();
                 return data.Length;
             }
+            var message = rest.Slice(start, length);
+            // An enumeration that is full holds the loop: this message is handed again once it has room.
+            if (Volatile.Read(ref _inbox) is { } inbox && !inbox.TryAdd(message))
+                return consumed;
             consumed += used;
-            connection.RaiseMessage(rest.Slice(start, length));
+            connection.RaiseMessage(message);
         }
         return consumed;
     }
 
     /// <summary>A new connection starts (a client reconnecting): nothing of the last one is searched.</summary>
     public void Restart() => _scanned = 0;
+
+    /// <summary>Starts an enumeration of whole messages; one at a time.</summary>
+    public MessageInbox OpenInbox(int capacity)
+    {
+        var inbox = new MessageInbox(connection, capacity);
+        if (Interlocked.CompareExchange(ref _inbox, inbox, null) != null)
+            throw new InvalidOperationException("messages are already being enumerated on this connection");
+        return inbox;
+    }
+
+    /// <summary>The enumeration ended (finished, cancelled or abandoned): messages go to the hook alone again.</summary>
+    public void CloseInbox(MessageInbox inbox)
+    {
+        if (Interlocked.CompareExchange(ref _inbox, null, inbox) == inbox)
+            inbox.Resume();
+    }
+
+    /// <summary>The connection ended: a running enumeration finishes.</summary>
+    public void Ended() => Volatile.Read(ref _inbox)?.Complete();
 }
