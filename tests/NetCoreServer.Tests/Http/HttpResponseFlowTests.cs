@@ -190,6 +190,48 @@ public sealed class HttpResponseFlowTests
     }
 
     [Test]
+    public async Task CurlGetsByteRangesOfAStaticFileAnd416PastItsEnd()
+    {
+        using var tree = new TempTree();
+        var content = Pattern(100_000, 5);
+        tree.WriteBytes("data.bin", content);
+        using var server = Start(null, s => s.AddStaticContent(tree.Www, "/static"));
+        var url = $"http://127.0.0.1:{server.BoundPort}/static/data.bin";
+        var curl = ExternalTool.Require("curl");
+        using var output = new TempTree();
+
+        async Task<(string Status, byte[] Body, string Headers)> Get(params string[] options)
+        {
+            var body = Path.Combine(output.Www, Guid.NewGuid().ToString("N"));
+            var headers = body + ".h";
+            var run = await ExternalTool.Run(curl, ["-sS", "--max-time", "20", "-o", body, "-D", headers, "-w", "%{http_code}", .. options, url], TimeSpan.FromSeconds(30));
+            Assert.That(run.Error, Is.Empty);
+            return (run.Output, File.Exists(body) ? File.ReadAllBytes(body) : [], File.ReadAllText(headers));
+        }
+
+        var (status, body, headers) = await Get("-r", "10-19");
+        Assert.That(status, Is.EqualTo("206"));
+        Assert.That(body, Is.EqualTo(content[10..20]));
+        Assert.That(headers, Does.Contain("Content-Range: bytes 10-19/100000"));
+
+        (status, body, _) = await Get("-r", "99990-");
+        Assert.That((status, body), Is.EqualTo(("206", content[99990..])));
+
+        (status, body, _) = await Get("-r", "-5");
+        Assert.That((status, body), Is.EqualTo(("206", content[^5..])), "the last five bytes");
+
+        (status, _, headers) = await Get("-r", "100000-");
+        Assert.That(status, Is.EqualTo("416"));
+        Assert.That(headers, Does.Contain("Content-Range: bytes */100000"));
+
+        (status, body, _) = await Get("-r", "0-1,5-6");
+        Assert.That((status, body.Length), Is.EqualTo(("200", content.Length)), "several ranges: the whole file");
+
+        (status, body, _) = await Get("-r", "0-9", "-H", "If-Range: \"stale\"");
+        Assert.That((status, body.Length), Is.EqualTo(("200", content.Length)), "an If-Range that no longer matches: the whole file");
+    }
+
+    [Test]
     public async Task ATraceEchoOfABodyAtTheBodyLimitArrivesWhole()
     {
         using var server = Start((session, request) => session.SendResponseAsync(session.Response.MakeTraceResponse(request)));

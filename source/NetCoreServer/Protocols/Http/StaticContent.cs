@@ -38,8 +38,41 @@ internal static class StaticContent
         {
             ConditionalResult.NotModified => NotModified(file),
             ConditionalResult.PreconditionFailed => Status(412, ""),
-            _ => found.Content,
+            _ => Ranged(request, found.Content, file) ?? found.Content,
         };
+    }
+
+    /// <summary>
+    /// A GET with one byte range (and an If-Range that still matches, if any): 206 with that part, or 416 when it starts
+    /// past the end; null to serve the whole file. The prepared 200 ends with the file's bytes, so the part is cut from it.
+    /// </summary>
+    private static byte[]? Ranged(HttpRequest request, byte[] whole, StaticFile file)
+    {
+        if (request.Method != "GET")
+            return null;
+        var header = request.Store.JoinFields("range"u8);
+        if (header == null)
+            return null;
+        var ifRange = request.Store.JoinFields("if-range"u8);
+        if (ifRange != null && ifRange.Trim() != file.ETag && ifRange.Trim() != file.LastModifiedHttpDate)
+            return null;
+        var length = file.Length;
+        switch (HttpRanges.Parse(header, length, out var first, out var last))
+        {
+            case RangeRequest.Satisfiable:
+                var count = (int)(last - first + 1);
+                var head = Encoding.ASCII.GetBytes(
+                    $"HTTP/1.1 206 Partial Content\r\nContent-Type: {file.ContentType}\r\nContent-Range: bytes {first}-{last}/{length}\r\n" +
+                    $"Content-Length: {count}\r\nETag: {file.ETag}\r\nLast-Modified: {file.LastModifiedHttpDate}\r\n\r\n");
+                var part = new byte[head.Length + count];
+                head.CopyTo(part, 0);
+                whole.AsSpan((int)(whole.Length - length + first), count).CopyTo(part.AsSpan(head.Length));
+                return part;
+            case RangeRequest.Unsatisfiable:
+                return Encoding.ASCII.GetBytes($"HTTP/1.1 416 Range Not Satisfiable\r\nContent-Range: bytes */{length}\r\nContent-Length: 0\r\n\r\n");
+            default:
+                return null;
+        }
     }
 
     private static bool Prepare(FileCache cache, string key, byte[] value, TimeSpan timeout)
