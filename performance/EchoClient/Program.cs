@@ -17,7 +17,7 @@ internal static class Program
     private static readonly ProtocolCatalog<ClientFactory<EchoClientOptions>> s_protocols = new ProtocolCatalog<ClientFactory<EchoClientOptions>>()
         .Add("tcp", options => EchoClientLogic.For(options, echo => new EchoTcpClient(options.Address, options.ResolvedPort, echo)))
         // tcp with 4-byte big-endian length prefixes: -m messages in flight, each sent and counted whole.
-        .Add("framed", options => EchoClientLogic.For(options, echo => new EchoTcpClient(options.Address, options.ResolvedPort, echo) { Framing = MessageFraming.LengthPrefixed(4) }))
+        .Add("framed", options => EchoClientLogic.For(options, echo => new EchoFramedClient(options.Address, options.ResolvedPort, MessageFraming.LengthPrefixed(4), echo)))
         .Add("ssl", options =>
         {
             var context = TlsContext(options);

@@ -1,11 +1,10 @@
-using System;
 using System.Net.Sockets;
 using System.Threading.Tasks;
 using NetCoreServer.Performance.Common;
 
 namespace NetCoreServer.Performance.MulticastClient;
 
-/// <summary>Only receives, and counts what it receives; with <c>Framing</c> set (protocol framed), the payload of whole messages.</summary>
+/// <summary>Only receives, and counts what it receives.</summary>
 internal sealed class MulticastTcpClient(string address, int port, ConnectionMeter meter) : TcpClient(address, port), IBenchmarkClient
 {
     bool IBenchmarkClient.StartConnecting() => ConnectAsync();
@@ -15,8 +14,6 @@ internal sealed class MulticastTcpClient(string address, int port, ConnectionMet
     protected override void OnConnected() => meter.Connected();
 
     protected override void OnReceived(byte[] buffer, long offset, long size) => meter.Received(size);
-
-    protected override void OnReceivedMessage(ReadOnlySpan<byte> message) => meter.Received(message.Length);
 
     protected override void OnDisconnected() => meter.Disconnected();
 

@@ -13,7 +13,7 @@ internal static class Program
     private static readonly ProtocolCatalog<ClientFactory<MulticastClientOptions>> s_protocols = new ProtocolCatalog<ClientFactory<MulticastClientOptions>>()
         .Add("tcp", options => meter => new MulticastTcpClient(options.Address, options.ResolvedPort, meter))
         // tcp with 4-byte big-endian length prefixes: counts whole messages' payload bytes.
-        .Add("framed", options => meter => new MulticastTcpClient(options.Address, options.ResolvedPort, meter) { Framing = MessageFraming.LengthPrefixed(4) })
+        .Add("framed", options => meter => new MulticastFramedClient(options.Address, options.ResolvedPort, MessageFraming.LengthPrefixed(4), meter))
         .Add("ssl", options =>
         {
             // One context for all clients, trusting the authority of --ca (see DevelopmentTls).
