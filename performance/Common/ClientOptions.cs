@@ -43,6 +43,8 @@ public class ClientOptions : EndpointOptions
             return $"the message size (-s) must be at least 1, not {Size}";
         if (Protocols.IsDatagram(Protocol) && Size > Protocols.MaxDatagramSize)
             return $"a udp message (-s) is one datagram, at most {Protocols.MaxDatagramSize} bytes, not {Size}";
+        if (Protocols.IsFramed(Protocol) && Size > Protocols.MaxFramedSize)
+            return $"a framed message (-s) is at most {Protocols.MaxFramedSize} bytes, the framing's limit, not {Size}";
         if (Seconds < 1)
             return $"the duration (-z) must be at least 1 second, not {Seconds}";
         if (Port is 0 && !UsesSocketFile)

@@ -24,7 +24,7 @@ public class EndpointOptions : IValidatedOptions
     public string? Path { get; set; }
 
     /// <summary>Protocol (<c>--protocol</c>); default tcp.</summary>
-    [Option("protocol", Default = "tcp", HelpText = "Protocol: tcp, ssl, uds, udp, ws, wss, and for the echo benchmark http and https (a TRACE round trip), as the program implements them.")]
+    [Option("protocol", Default = "tcp", HelpText = "Protocol: tcp, framed (tcp with 4-byte length-prefixed messages), ssl, uds, udp, ws, wss, and for the echo benchmark http and https (a TRACE round trip), as the program implements them.")]
     public string Protocol { get; set; } = "tcp";
 
     /// <summary>

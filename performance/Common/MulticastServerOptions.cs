@@ -32,6 +32,8 @@ public sealed class MulticastServerOptions : ServerOptions
             return $"the message size (-s) must be at least 1, not {Size}";
         if (Protocols.IsDatagram(Protocol) && Size > Protocols.MaxDatagramSize)
             return $"a udp message (-s) is one datagram, at most {Protocols.MaxDatagramSize} bytes, not {Size}";
+        if (Protocols.IsFramed(Protocol) && Size > Protocols.MaxFramedSize)
+            return $"a framed message (-s) is at most {Protocols.MaxFramedSize} bytes, the framing's limit, not {Size}";
         if (Protocols.IsDatagram(Protocol) && Protocols.CheckMulticastGroup(Group) is { } problem)
             return problem;
         return base.Validate();

@@ -18,6 +18,8 @@ public static class Protocols
     private static readonly ProtocolInfo[] s_table =
     [
         new("tcp", 1111),
+        // TCP whose messages carry a 4-byte big-endian length (MessageFraming.LengthPrefixed(4)): tcp's port, as it is tcp.
+        new("framed", 1111),
         new("ssl", 2222),
         // A Unix socket has a path, not a port.
         new("uds", 0, UsesSocketFile: true),
@@ -35,6 +37,9 @@ public static class Protocols
 
     /// <summary>The port of the udp multicast group when <c>-p</c> is not given: 3334, beside the udp echo's 3333.</summary>
     public const int DefaultMulticastPort = 3334;
+
+    /// <summary>The largest message of protocol framed: 64 KiB, the default maximum of the library's length-prefixed framing.</summary>
+    public const int MaxFramedSize = 64 * 1024;
 
     /// <summary>The largest udp payload over IPv4: 65,535 minus the IP and UDP headers.</summary>
     public const int MaxDatagramSize = 65_507;
@@ -64,6 +69,9 @@ public static class Protocols
             : (address.GetAddressBytes()[0] & 0xF0) == 0xE0;
         return multicast ? null : $"the multicast group (--group) must be a multicast address (224.0.0.0/4 or ff00::/8), not {group}";
     }
+
+    /// <summary>True for framed: tcp whose messages each carry a 4-byte big-endian length, sent and received whole.</summary>
+    public static bool IsFramed(string protocol) => string.Equals(protocol, "framed", StringComparison.OrdinalIgnoreCase);
 
     /// <summary>True when <paramref name="protocol"/> reaches its server through a socket file (uds), not an address and a port.</summary>
     public static bool UsesSocketFile(string protocol) => s_byName.TryGetValue(protocol, out var row) && row.UsesSocketFile;

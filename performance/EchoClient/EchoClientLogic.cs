@@ -65,6 +65,21 @@ internal sealed class EchoClientLogic(ConnectionMeter meter, byte[] burst, int s
         sendBinary(buffer, offset, size);
     }
 
+    /// <summary>With framing (protocol framed), call from OnConnected: sends the burst as framed messages of the run's message size.</summary>
+    public void ReadyForFramedMessages(StreamClient client)
+    {
+        for (var offset = 0; offset < burst.Length; offset += size)
+            client.SendMessageAsync(burst.AsSpan(offset, size));
+        meter.Connected();
+    }
+
+    /// <summary>With framing, call from OnReceivedMessage: counts the whole message and sends it back as one framed message.</summary>
+    public void ReceivedFramedMessage(StreamClient client, ReadOnlySpan<byte> message)
+    {
+        meter.Received(message.Length);
+        client.SendMessageAsync(message);
+    }
+
     /// <summary>Call from OnDisconnected.</summary>
     public void Disconnected() => meter.Disconnected();
 

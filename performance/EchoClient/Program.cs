@@ -7,7 +7,8 @@ namespace NetCoreServer.Performance.EchoClient;
 /// Echo benchmark client: each of <c>-c</c> clients keeps <c>-m</c> messages of <c>-s</c> bytes in flight against an
 /// echo server (tcp, ssl, uds or udp) for <c>-z</c> seconds; messages are counted as received bytes divided by the message size.
 /// Over udp each message is one datagram; see <see cref="EchoUdpClient"/> for how lost ones are replaced and counted.
-/// Over ws and wss each message is one binary WebSocket message, sent back by the server as one.
+/// Over ws and wss each message is one binary WebSocket message, sent back by the server as one; over framed (tcp) each
+/// is one length-prefixed message, counted when it has arrived whole.
 /// Over http and https each message is one TRACE request with a body of <c>-s</c> bytes, <c>-m</c> of them pipelined,
 /// and its response; see <see cref="TraceClientLogic"/>.
 /// </summary>
@@ -15,6 +16,8 @@ internal static class Program
 {
     private static readonly ProtocolCatalog<ClientFactory<EchoClientOptions>> s_protocols = new ProtocolCatalog<ClientFactory<EchoClientOptions>>()
         .Add("tcp", options => EchoClientLogic.For(options, echo => new EchoTcpClient(options.Address, options.ResolvedPort, echo)))
+        // tcp with 4-byte big-endian length prefixes: -m messages in flight, each sent and counted whole.
+        .Add("framed", options => EchoClientLogic.For(options, echo => new EchoFramedClient(options.Address, options.ResolvedPort, MessageFraming.LengthPrefixed(4), echo)))
         .Add("ssl", options =>
         {
             var context = TlsContext(options);

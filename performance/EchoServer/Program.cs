@@ -5,6 +5,7 @@ namespace NetCoreServer.Performance.EchoServer;
 
 /// <summary>
 /// Echo benchmark server: sends every received chunk back to its sender, over tcp, ssl or uds (<c>--protocol</c>),
+/// every whole length-prefixed message to its sender as one such message over framed (tcp),
 /// every datagram to its sender over udp, and every WebSocket message to its sender as one binary message over ws and
 /// wss. Over http and https it answers NetCoreServer's trace round trip (TRACE gets the request back as
 /// <c>message/http</c>) and <c>GET /fixed</c> with "Hello, World!", the two routes performance/KestrelServer serves too.
@@ -13,6 +14,8 @@ internal static class Program
 {
     private static readonly ProtocolCatalog<ServerFactory<ServerOptions>> s_protocols = new ProtocolCatalog<ServerFactory<ServerOptions>>()
         .Add("tcp", options => new EchoTcpServer(options.Address, options.ResolvedPort) { OptionEventLoops = options.EventLoops })
+        // tcp with 4-byte big-endian length prefixes: every whole message goes back as one message.
+        .Add("framed", options => new EchoTcpServer(options.Address, options.ResolvedPort) { OptionEventLoops = options.EventLoops, Framing = MessageFraming.LengthPrefixed(4) })
         .Add("ssl", options => new EchoSslServer(TlsContext(options), options.Address, options.ResolvedPort) { OptionEventLoops = options.EventLoops })
         .Add("uds", options => new EchoUdsServer(options.ResolvedPath) { OptionEventLoops = options.EventLoops })
         .Add("udp", options => new EchoUdpServer(options.Address, options.ResolvedPort) { OptionReceiveThread = options.ReceiveThread })

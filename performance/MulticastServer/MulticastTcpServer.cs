@@ -4,15 +4,18 @@ using NetCoreServer.Performance.Common;
 
 namespace NetCoreServer.Performance.MulticastServer;
 
-/// <summary>A TCP server driven by a <see cref="MulticastPump"/>.</summary>
+/// <summary>A TCP server driven by a <see cref="MulticastPump"/>; with a framing (protocol framed) it publishes framed messages.</summary>
 internal sealed class MulticastTcpServer : TcpServer, IBenchmarkServer
 {
     private readonly MulticastPump _pump;
 
-    public MulticastTcpServer(string address, int port, int rate, int size)
+    public MulticastTcpServer(string address, int port, int rate, int size, MessageFraming? framing = null)
         : base(address, port)
     {
-        _pump = new MulticastPump(() => ConnectedSessions, Multicast, rate, size);
+        Framing = framing;
+        _pump = framing is null
+            ? new MulticastPump(() => ConnectedSessions, Multicast, rate, size)
+            : new MulticastPump(() => ConnectedSessions, message => MulticastMessage(message), rate, size);
     }
 
     string IBenchmarkServer.ListeningOn => Endpoint.ToString() ?? $"{Address}:{Port}";

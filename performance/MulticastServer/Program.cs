@@ -6,7 +6,7 @@ namespace NetCoreServer.Performance.MulticastServer;
 
 /// <summary>
 /// Multicast benchmark server: multicasts <c>-s</c>-byte messages to every connected session (tcp, ssl or uds; over ws
-/// and wss each as one binary message to every upgraded session), as fast
+/// and wss each as one binary message to every upgraded session; over framed each with a 4-byte length), as fast
 /// as the sessions take them or at <c>-m</c> messages per second. Over udp it sends each message once to a group on the
 /// loopback interface, and runs only inside a private network namespace (see <see cref="UnsafeNetworkException.ThrowIfNotPrivate"/>).
 /// </summary>
@@ -14,6 +14,8 @@ internal static class Program
 {
     private static readonly ProtocolCatalog<ServerFactory<MulticastServerOptions>> s_protocols = new ProtocolCatalog<ServerFactory<MulticastServerOptions>>()
         .Add("tcp", options => new MulticastTcpServer(options.Address, options.ResolvedPort, options.Messages, options.Size) { OptionEventLoops = options.EventLoops })
+        // tcp with 4-byte big-endian length prefixes: each message framed once (MulticastMessage) for every session.
+        .Add("framed", options => new MulticastTcpServer(options.Address, options.ResolvedPort, options.Messages, options.Size, MessageFraming.LengthPrefixed(4)) { OptionEventLoops = options.EventLoops })
         // TLS 1.2 or 1.3 with the certificate of --cert (see DevelopmentTls).
         .Add("ssl", options => new MulticastSslServer(
             new SslContext(DevelopmentTls.ServerProtocols, DevelopmentTls.LoadServerCertificate(options.Certificate, options.Password)),

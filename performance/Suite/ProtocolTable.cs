@@ -16,6 +16,9 @@ internal static class ProtocolTable
     public static IReadOnlyList<ProtocolEntry> All { get; } =
     [
         new("tcp", Echo | Multicast | RawEcho | CEcho | CMulticast | CLoad, 1000),
+        // tcp with 4-byte big-endian length prefixes (MessageFraming.LengthPrefixed(4)) on both sides, beside tcp in the
+        // chart: what per-message framing costs against raw bytes. No baseline of its own: the raw servers speak no framing.
+        new("framed", Echo | Multicast, 1000),
         new("ssl", Echo | Multicast, 1000),
         new("uds", Echo | Multicast | RawEcho | CEcho | CLoad, 1000),
         new("udp", Echo | Multicast | RawEcho | MulticastNeedsNamespace, 10),

@@ -65,7 +65,7 @@ internal sealed class SuiteReport
 
     /// <summary>What the columns mean.</summary>
     public const string Notes =
-        "Echo: every client keeps its window of messages in flight (1000 over tcp, ssl and uds, 1000 binary messages over ws and wss, 10 datagrams over udp, "
+        "Echo: every client keeps its window of messages in flight (1000 over tcp, ssl and uds, 1000 length-prefixed messages over framed, 1000 binary messages over ws and wss, 10 datagrams over udp, "
         + "100 pipelined TRACE requests over http and https). Multicast: the server sends one stream to every client; msg/s "
         + "is summed over the clients. alloc B/msg: managed bytes the server allocated from listening to stopped (connecting "
         + "and disconnecting included) per message. Server CPU s: user and system time of the server process while the load "
