@@ -10,7 +10,8 @@ namespace NetCoreServer.Examples;
 
 /// <summary>
 /// The positional arguments of the chat and HTTP examples: <c>[port] [address]</c> for servers, <c>[address] [port]</c> for
-/// clients, <c>[path]</c> for both over Unix sockets.
+/// clients, <c>[path]</c> for both over Unix sockets. The HTTP and WebSocket examples also take a socket file's path in
+/// place of their usual arguments (see <see cref="NamesSocketFile"/>).
 /// </summary>
 public static class ChatArguments
 {
@@ -83,6 +84,11 @@ public static class ChatArguments
             return false;
         }
     }
+
+    /// <summary>True when the first argument is a socket file's path (it contains '/'), not a port or an address.</summary>
+    /// <param name="args">The positional arguments.</param>
+    /// <returns>True for <c>/tmp/http.sock</c> or <c>./http.sock</c>; false for <c>8080</c> or <c>127.0.0.1</c>.</returns>
+    public static bool NamesSocketFile(IReadOnlyList<string> args) => args.Count >= 1 && args[0].Contains('/', StringComparison.Ordinal);
 
     private static bool TryParsePort(string text, bool allowZero, out int port)
         => int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out port)

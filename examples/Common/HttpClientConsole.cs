@@ -64,14 +64,26 @@ public static class HttpClientConsole
     /// <param name="port">The server port, for the first message.</param>
     /// <param name="timeout">How long each request may take, connecting included.</param>
     /// <returns>The process exit code: 0.</returns>
-    public static async Task<int> RunAsync(IHttpConsoleClient client, string protocol, string address, int port, TimeSpan timeout)
+    public static Task<int> RunAsync(IHttpConsoleClient client, string protocol, string address, int port, TimeSpan timeout)
+    {
+        var host = IPAddress.TryParse(address, out var ip) && ip.AddressFamily == AddressFamily.InterNetworkV6 ? $"[{address}]:{port}" : $"{address}:{port}";
+        return RunAsync(client, protocol, $"{address}:{port}", host, timeout);
+    }
+
+    /// <summary>Sends the typed requests one by one until the user quits; see the overload for an address and port.</summary>
+    /// <param name="client">The client; it connects on the first request and again after the connection closed.</param>
+    /// <param name="protocol">The name printed in messages: <c>HTTP</c> or <c>HTTPS</c>.</param>
+    /// <param name="server">Where the server is, for the first message: <c>address:port</c>, or a socket file.</param>
+    /// <param name="host">The requests' Host field (<c>localhost</c> for a socket file).</param>
+    /// <param name="timeout">How long each request may take, connecting included.</param>
+    /// <returns>The process exit code: 0.</returns>
+    public static async Task<int> RunAsync(IHttpConsoleClient client, string protocol, string server, string host, TimeSpan timeout)
     {
         ArgumentNullException.ThrowIfNull(client);
         using var commands = new ConsoleCommands();
-        Console.WriteLine($"{protocol} client of {address}:{port}; a request may take {timeout.TotalSeconds:0.###} s");
+        Console.WriteLine($"{protocol} client of {server}; a request may take {timeout.TotalSeconds:0.###} s");
         Console.WriteLine(Help);
         var request = new HttpRequest();
-        var host = IPAddress.TryParse(address, out var ip) && ip.AddressFamily == AddressFamily.InterNetworkV6 ? $"[{address}]:{port}" : $"{address}:{port}";
 
         while (await commands.ReadAsync().ConfigureAwait(false) is { } line)
         {

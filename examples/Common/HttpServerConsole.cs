@@ -1,5 +1,6 @@
 using System;
 using System.IO;
+using System.Net.Sockets;
 using System.Threading.Tasks;
 
 namespace NetCoreServer.Examples;
@@ -29,8 +30,12 @@ public static class HttpServerConsole
         // Scripts read the bound port (the real one when port 0 was asked for) from this line, so it must not wait in a buffer.
         Console.WriteLine($"{name} listening on {server.Endpoint}");
         Console.Out.Flush();
-        var root = $"{protocol.ToLowerInvariant()}://{server.Endpoint}";
+        // A socket file has no host to put in a URL: curl names the file and the URL only the Host field.
+        var socketFile = server.Endpoint is UnixDomainSocketEndPoint;
+        var root = socketFile ? $"{protocol.ToLowerInvariant()}://localhost" : $"{protocol.ToLowerInvariant()}://{server.Endpoint}";
         Console.WriteLine($"Static content from {HttpCacheApi.StaticDirectory}: open {root}{HttpCacheApi.HomePage}");
+        if (socketFile)
+            Console.WriteLine($"Through the socket file: curl --unix-socket {server.Endpoint} {root}{HttpCacheApi.HomePage}");
         Console.WriteLine($"Cache API: GET, POST, PUT, DELETE {root}{HttpCacheApi.Path}?key=K (the body is the value)");
         Console.WriteLine(Help);
 

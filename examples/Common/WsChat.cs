@@ -45,7 +45,9 @@ public static class WsChat
     /// <param name="scheme">http or https.</param>
     /// <param name="endpoint">The server's endpoint, such as <c>127.0.0.1:8080</c>.</param>
     public static void PrintPage(string scheme, object? endpoint)
-        => Console.WriteLine($"Chat page: {scheme}://{endpoint}{PagePath}");
+        => Console.WriteLine(endpoint is System.Net.Sockets.UnixDomainSocketEndPoint
+            ? $"Chat page: {scheme}://localhost{PagePath} through the socket file {endpoint} (curl --unix-socket {endpoint})"
+            : $"Chat page: {scheme}://{endpoint}{PagePath}");
 
     /// <summary>Call from a chat session's OnWsReceived: prints the message as incoming and returns it, for the server to multicast.</summary>
     /// <param name="buffer">The message's buffer, valid only during the hook.</param>

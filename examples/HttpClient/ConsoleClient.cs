@@ -13,6 +13,11 @@ internal sealed class ConsoleClient : HttpClientEx, IHttpConsoleClient
     {
     }
 
+    public ConsoleClient(UnixDomainSocketEndPoint endpoint)
+        : base(endpoint)
+    {
+    }
+
     public ConnectionEvents Events { get; } = new();
 
     // Both run on thread-pool threads, before the request's task completes.

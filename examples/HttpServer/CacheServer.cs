@@ -14,6 +14,19 @@ internal sealed class CacheServer : HttpServer
         : base(address, port)
     {
         Api = api;
+        Serve();
+    }
+
+    // On a socket file: curl --unix-socket PATH http://localhost/index.html
+    public CacheServer(HttpCacheApi api, UnixDomainSocketEndPoint endpoint)
+        : base(endpoint)
+    {
+        Api = api;
+        Serve();
+    }
+
+    private void Serve()
+    {
         Http.MaxBodySize = HttpCacheApi.MaxValueSize;
         AddStaticContent(HttpCacheApi.StaticDirectory);
     }

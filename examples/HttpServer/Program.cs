@@ -10,13 +10,30 @@ internal static class Program
 
     private static async Task<int> Main(string[] args)
     {
-        if (!ChatArguments.TryParseServer(args, DefaultPort, out var address, out var port))
+        CacheServer server;
+        if (ChatArguments.NamesSocketFile(args))
         {
-            Console.Error.WriteLine($"Usage: HttpServer [port] [address]   (defaults: {DefaultPort} {ChatArguments.DefaultAddress}; port 0 picks a free port)");
-            return 2;
+            if (!ChatArguments.TryParseSocketPath(args, out var endpoint))
+                return Usage();
+            server = new CacheServer(new HttpCacheApi("HTTP"), endpoint);
+        }
+        else if (ChatArguments.TryParseServer(args, DefaultPort, out var address, out var port))
+        {
+            server = new CacheServer(new HttpCacheApi("HTTP"), address, port);
+        }
+        else
+        {
+            return Usage();
         }
 
-        using var server = new CacheServer(new HttpCacheApi("HTTP"), address, port);
-        return await HttpServerConsole.RunAsync(server, "HTTP").ConfigureAwait(false);
+        using (server)
+            return await HttpServerConsole.RunAsync(server, "HTTP").ConfigureAwait(false);
+    }
+
+    private static int Usage()
+    {
+        Console.Error.WriteLine($"Usage: HttpServer [port] [address]   (defaults: {DefaultPort} {ChatArguments.DefaultAddress}; port 0 picks a free port)");
+        Console.Error.WriteLine("       HttpServer PATH               (a Unix socket file, such as /tmp/http.sock)");
+        return 2;
     }
 }

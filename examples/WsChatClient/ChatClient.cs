@@ -20,6 +20,12 @@ internal sealed class ChatClient : WsClient, IChatClient
         _events = new WsChatClientEvents("WS", ConnectAsync);
     }
 
+    public ChatClient(UnixDomainSocketEndPoint endpoint)
+        : base(endpoint)
+    {
+        _events = new WsChatClientEvents("WS", ConnectAsync);
+    }
+
     public async Task DisconnectAndStopAsync()
     {
         _events.Reconnect.Stop();

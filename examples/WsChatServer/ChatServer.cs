@@ -18,6 +18,13 @@ internal sealed class ChatServer : WsServer
         WsChat.AddPage((path, prefix) => AddStaticContent(path, prefix));
     }
 
+    // On a socket file: WsChatClient PATH, or the npm ws package's ws+unix://PATH:/ URL.
+    public ChatServer(UnixDomainSocketEndPoint endpoint)
+        : base(endpoint)
+    {
+        WsChat.AddPage((path, prefix) => AddStaticContent(path, prefix));
+    }
+
     protected override TcpSession CreateSession() => new ChatSession(this);
 
     protected override void OnError(SocketError error)

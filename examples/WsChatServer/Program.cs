@@ -10,14 +10,33 @@ internal static class Program
 
     private static async Task<int> Main(string[] args)
     {
-        if (!ChatArguments.TryParseServer(args, DefaultPort, out var address, out var port))
+        ChatServer server;
+        if (ChatArguments.NamesSocketFile(args))
         {
-            Console.Error.WriteLine($"Usage: WsChatServer [port] [address]   (defaults: {DefaultPort} {ChatArguments.DefaultAddress}; port 0 picks a free port)");
-            return 2;
+            if (!ChatArguments.TryParseSocketPath(args, out var endpoint))
+                return Usage();
+            server = new ChatServer(endpoint);
+        }
+        else if (ChatArguments.TryParseServer(args, DefaultPort, out var address, out var port))
+        {
+            server = new ChatServer(address, port);
+        }
+        else
+        {
+            return Usage();
         }
 
-        using var server = new ChatServer(address, port);
-        return await ChatServerConsole.RunAsync(server, "WS", text => server.MulticastText(text),
-            () => WsChat.PrintPage("http", server.Endpoint)).ConfigureAwait(false);
+        using (server)
+        {
+            return await ChatServerConsole.RunAsync(server, "WS", text => server.MulticastText(text),
+                () => WsChat.PrintPage("http", server.Endpoint)).ConfigureAwait(false);
+        }
+    }
+
+    private static int Usage()
+    {
+        Console.Error.WriteLine($"Usage: WsChatServer [port] [address]   (defaults: {DefaultPort} {ChatArguments.DefaultAddress}; port 0 picks a free port)");
+        Console.Error.WriteLine("       WsChatServer PATH               (a Unix socket file, such as /tmp/chat.sock)");
+        return 2;
     }
 }

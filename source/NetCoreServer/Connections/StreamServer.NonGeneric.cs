@@ -178,7 +178,10 @@ public abstract class StreamServer
 
     private int _eventLoops;
 
-    /// <summary>True for a Unix-domain-socket server, whose sockets have no TCP options and peers no address.</summary>
+    /// <summary>
+    /// True for a <see cref="UdsServer"/>, whose TCP options throw. A TCP-derived server given a socket file (an
+    /// <see cref="HttpServer"/>) keeps them, unapplied, so one configuration serves both kinds of endpoint.
+    /// </summary>
     private protected virtual bool UnixSocket => false;
 
     /// <summary>Passes a TCP option's new value through, or refuses it on a Unix-socket server (silently ignoring it would hide a mistake).</summary>

@@ -37,6 +37,8 @@ public abstract partial class StreamServer<TSession> : StreamServer, IDisposable
     // ReceivesMulticast bound once, so a multicast makes no delegate.
     private readonly Func<StreamSession, bool> _receivesMulticast;
     private int _maxSessionsPerAddress;
+    // The socket file of a server given a UnixDomainSocketEndPoint (whatever its class); null for an IP endpoint.
+    private readonly SocketFileOwner? _socketFile;
 
     /// <summary>Connected sessions by id.</summary>
     protected readonly ConcurrentDictionary<Guid, TSession> Sessions;
@@ -47,6 +49,8 @@ public abstract partial class StreamServer<TSession> : StreamServer, IDisposable
     {
         Id = Guid.NewGuid();
         (Endpoint, Address, Port) = target;
+        if (target.Endpoint is UnixDomainSocketEndPoint unix)
+            _socketFile = new SocketFileOwner(unix);
         _accept = new AcceptLoop(this);
         _multicast = new MulticastFanout<TSession>(_registry);
         _receivesMulticast = ReceivesMulticast;
@@ -296,30 +300,33 @@ public abstract partial class StreamServer<TSession> : StreamServer, IDisposable
     /// <summary>Whether <see cref="Multicast(ReadOnlySpan{byte})"/> reaches <paramref name="session"/> (a WebSocket server: only upgraded sessions).</summary>
     private protected virtual bool ReceivesMulticast(StreamSession session) => true;
 
-    /// <summary>Transport-specific preparation of the listening socket before it binds (Unix sockets remove a stale file).</summary>
-    /// <param name="listener">The new listening socket.</param>
-    private protected virtual void PrepareListener(Socket listener)
-    {
-    }
-
-    /// <summary>Binds the listening socket to <see cref="Endpoint"/> (Unix sockets also note which file they created).</summary>
+    /// <summary>Binds the listening socket to <see cref="Endpoint"/>; on a socket file, also notes which file it created.</summary>
     /// <param name="listener">The configured listening socket.</param>
-    private protected virtual void BindListener(Socket listener) => listener.Bind(Endpoint);
-
-    /// <summary>Transport-specific cleanup after the listening socket closed (also after a failed Start).</summary>
-    private protected virtual void ListenerClosed()
+    private void BindListener(Socket listener)
     {
+        if (_socketFile != null)
+            _socketFile.Bind(listener);
+        else
+            listener.Bind(Endpoint);
     }
 
+    /// <summary>Cleanup after the listening socket closed (also after a failed Start): a socket file's server removes its file.</summary>
+    private void ListenerClosed() => _socketFile?.Release();
+
+    // The TCP-only options do not apply to a socket file (set on an HttpServer given one, they are skipped).
     private void ConfigureListener(Socket listener)
     {
-        if (OptionReuseAddress && listener.AddressFamily != AddressFamily.Unix)
+        if (_socketFile != null)
+        {
+            _socketFile.ClearStale();
+            return;
+        }
+        if (OptionReuseAddress)
             listener.SetSocketOption(SocketOptionLevel.Socket, SocketOptionName.ReuseAddress, true);
         if (OptionExclusiveAddressUse && OperatingSystem.IsWindows())
             listener.ExclusiveAddressUse = true;
         if (listener.AddressFamily == AddressFamily.InterNetworkV6)
             listener.DualMode = OptionDualMode;
-        PrepareListener(listener);
     }
 
     HandshakeGate? IAcceptor.Handshakes => Handshakes;

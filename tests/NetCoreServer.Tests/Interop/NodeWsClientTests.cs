@@ -2,6 +2,7 @@ using System;
 using System.Collections.Generic;
 using System.Linq;
 using System.Net;
+using System.Net.Sockets;
 using System.Text;
 using System.Threading.Tasks;
 using NetCoreServer.Tests.Interop.WebSocketPeers;
@@ -64,6 +65,36 @@ public sealed class NodeWsClientTests
         Assert.That(Encoding.UTF8.GetString(messages[2]), Is.EqualTo(s_large));
         var (status, reason) = await Wait.For(recorder.Closed.Task, "the client's close frame at our server");
         Assert.That((status, reason), Is.EqualTo((4000, "done here")), "our server saw the client's close status and reason");
+    }
+
+    [Test]
+    public async Task TheWsClientTalksToOurWsServerOnASocketFile()
+    {
+        NodePeers.Require("ws");
+        var recorder = new WsEchoRecorder();
+        var path = UdsTestTransport.NewPath();
+        using var server = new UnixWsServer(new UnixDomainSocketEndPoint(path), recorder);
+        server.Ws.SelectSubprotocol = ChooseChat;
+        Assert.That(server.Start(), Is.True, "the WsServer starts on the socket file");
+
+        // The ws package's form for a socket file: ws+unix://PATH:RESOURCE.
+        var report = await NodePeers.RunClientCheck($"ws+unix://{path}:/chat", deflate: false);
+
+        Assert.That(report.GetProperty("events").EnumerateArray().Select(e => e.GetString()),
+            Is.EqualTo(new[] { "open", "text", "binary", "text", "pong", "close" }), "the exchange in order");
+        Assert.That(report.GetProperty("text").GetString(), Is.EqualTo(Text), "text echoed intact");
+        Assert.That(report.GetProperty("binary").GetString(), Is.EqualTo(Convert.ToHexStringLower(s_binary)), "every byte value echoed");
+        Assert.That(report.GetProperty("binaryIsBinary").GetBoolean(), Is.True);
+        Assert.That(report.GetProperty("largeMatches").GetBoolean(), Is.True, "the large message echoed intact");
+        Assert.That(report.GetProperty("closeCode").GetInt32(), Is.EqualTo(4000), "our server echoed the close status");
+        var (status, reason) = await Wait.For(recorder.Closed.Task, "the client's close frame at our server");
+        Assert.That((status, reason), Is.EqualTo((4000, "done here")));
+        Assert.That(recorder.Messages, Has.Count.EqualTo(3), "three messages arrived at our server");
+    }
+
+    private sealed class UnixWsServer(UnixDomainSocketEndPoint endpoint, WsEchoRecorder recorder) : WsServer(endpoint)
+    {
+        protected override TcpSession CreateSession() => new InteropWsSession(this, recorder);
     }
 
     // ws-client-check.js offers the subprotocol "chat"; the ws client fails a connection whose server picks none.

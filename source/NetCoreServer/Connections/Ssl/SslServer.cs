@@ -48,6 +48,15 @@ public class SslServer : StreamServer<SslSession>
         Context = context;
     }
 
+    /// <summary>Creates a TLS server for any endpoint; the HTTPS servers reach the socket-file form through it.</summary>
+    /// <param name="context">TLS settings.</param>
+    /// <param name="target">The endpoint, and the address and port as given by the user.</param>
+    private protected SslServer(SslContext context, EndpointSpec target)
+        : base(target)
+    {
+        Context = context;
+    }
+
     /// <summary>Default of <see cref="OptionMaxPendingHandshakes"/>.</summary>
     public const int DefaultMaxPendingHandshakes = 512;
 

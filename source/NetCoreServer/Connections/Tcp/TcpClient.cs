@@ -39,4 +39,11 @@ public class TcpClient : IpStreamClient
         : base(EndpointSpec.Of(endpoint))
     {
     }
+
+    /// <summary>Creates a client for any endpoint; the HTTP clients reach the socket-file form through it.</summary>
+    /// <param name="target">Server endpoint, address and port as given by the user.</param>
+    private protected TcpClient(EndpointSpec target)
+        : base(target)
+    {
+    }
 }

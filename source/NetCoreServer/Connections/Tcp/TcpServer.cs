@@ -6,7 +6,8 @@ namespace NetCoreServer;
 /// <summary>
 /// TCP server over IPv4, IPv6 or both (<see cref="StreamServer.OptionDualMode"/>). Override
 /// <see cref="CreateSession"/> to return your <see cref="TcpSession"/> subclass; the rest is in
-/// <see cref="StreamServer{TSession}"/>.
+/// <see cref="StreamServer{TSession}"/>. Its HTTP and WebSocket subclasses can also listen on a socket file
+/// (<see cref="HttpServer(System.Net.Sockets.UnixDomainSocketEndPoint)"/>); the TCP options are then not applied.
 /// </summary>
 public class TcpServer : StreamServer<TcpSession>
 {
@@ -37,6 +38,13 @@ public class TcpServer : StreamServer<TcpSession>
     /// <param name="endpoint">Endpoint to listen on.</param>
     public TcpServer(IPEndPoint endpoint)
         : base(EndpointSpec.Of(endpoint))
+    {
+    }
+
+    /// <summary>Creates a server for any endpoint; the HTTP servers reach the socket-file form through it.</summary>
+    /// <param name="target">The endpoint, and the address and port as given by the user.</param>
+    private protected TcpServer(EndpointSpec target)
+        : base(target)
     {
     }
 

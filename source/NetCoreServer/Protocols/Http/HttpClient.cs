@@ -1,11 +1,13 @@
 using System;
 using System.Net;
+using System.Net.Sockets;
+using NetCoreServer.Connections;
 using NetCoreServer.Protocols.Http;
 
 namespace NetCoreServer;
 
 /// <summary>
-/// An HTTP/1.1 client over TCP: send a request with <see cref="SendRequestAsync(HttpRequest)"/> and get the response in
+/// An HTTP/1.1 client over TCP or a Unix domain socket file: send a request with <see cref="SendRequestAsync(HttpRequest)"/> and get the response in
 /// <see cref="OnReceivedResponse"/>. Requests on one connection are answered in order (a HEAD response has no body).
 /// HTTP itself is one component (<c>HttpRequester</c>) shared with <see cref="HttpsClient"/>; this class only says it runs over TCP.
 /// See <see cref="HttpClientEx"/> for requests as tasks.
@@ -47,6 +49,15 @@ public class HttpClient : TcpClient, IHttpClientHost
     /// <param name="endpoint">Server endpoint.</param>
     public HttpClient(IPEndPoint endpoint)
         : base(endpoint)
+    {
+        _http = new HttpRequester(this);
+        Protocol = _http.Protocol;
+    }
+
+    /// <summary>Creates a client for a server's Unix domain socket file; requests carry <c>Host: localhost</c>.</summary>
+    /// <param name="endpoint">The server's socket file.</param>
+    public HttpClient(UnixDomainSocketEndPoint endpoint)
+        : base(EndpointSpec.Of(endpoint))
     {
         _http = new HttpRequester(this);
         Protocol = _http.Protocol;

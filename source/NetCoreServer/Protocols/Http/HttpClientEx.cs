@@ -1,5 +1,6 @@
 using System;
 using System.Net;
+using System.Net.Sockets;
 using System.Threading.Tasks;
 using NetCoreServer.Protocols.Http;
 
@@ -42,6 +43,13 @@ public class HttpClientEx : HttpClient
     /// <summary>Creates a client for an IP endpoint.</summary>
     /// <param name="endpoint">Server endpoint.</param>
     public HttpClientEx(IPEndPoint endpoint)
+        : base(endpoint)
+    {
+    }
+
+    /// <summary>Creates a client for a server's Unix domain socket file; requests carry <c>Host: localhost</c>.</summary>
+    /// <param name="endpoint">The server's socket file.</param>
+    public HttpClientEx(UnixDomainSocketEndPoint endpoint)
         : base(endpoint)
     {
     }

@@ -1,11 +1,13 @@
 using System;
 using System.Net;
+using System.Net.Sockets;
+using NetCoreServer.Connections;
 using NetCoreServer.Protocols.Http;
 
 namespace NetCoreServer;
 
 /// <summary>
-/// An HTTP/1.1 server over TCP: every accepted connection is an <see cref="HttpSession"/> (override
+/// An HTTP/1.1 server over TCP or a Unix domain socket file: every accepted connection is an <see cref="HttpSession"/> (override
 /// <see cref="CreateSession"/> to return your subclass). Serves static content from <see cref="Cache"/> and holds the
 /// limits and timeouts of its sessions in <see cref="Http"/>.
 /// </summary>
@@ -40,6 +42,18 @@ public class HttpServer : TcpServer
     /// <param name="endpoint">Endpoint to listen on.</param>
     public HttpServer(IPEndPoint endpoint)
         : base(endpoint)
+    {
+    }
+
+    /// <summary>
+    /// Creates a server listening on a Unix domain socket file (for a reverse proxy on the same host, or
+    /// <c>curl --unix-socket</c>). The file is handled as <see cref="UdsServer"/> handles it: a stale one is removed on
+    /// Start, the server's own one on Stop. <c>Address</c> is the path and <c>Port</c> 0; the TCP options
+    /// (OptionNoDelay, OptionKeepAlive, OptionReuseAddress...) are not applied.
+    /// </summary>
+    /// <param name="endpoint">The socket file to listen on.</param>
+    public HttpServer(UnixDomainSocketEndPoint endpoint)
+        : base(EndpointSpec.Of(endpoint))
     {
     }
 

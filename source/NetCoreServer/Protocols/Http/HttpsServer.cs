@@ -1,5 +1,7 @@
 using System;
 using System.Net;
+using System.Net.Sockets;
+using NetCoreServer.Connections;
 using NetCoreServer.Protocols.Http;
 
 namespace NetCoreServer;
@@ -44,6 +46,17 @@ public class HttpsServer : SslServer
     /// <param name="endpoint">Endpoint to listen on.</param>
     public HttpsServer(SslContext context, IPEndPoint endpoint)
         : base(context, endpoint)
+    {
+    }
+
+    /// <summary>
+    /// Creates a server listening on a Unix domain socket file, TLS over it; the file is handled as
+    /// <see cref="UdsServer"/> handles it (see <see cref="HttpServer(UnixDomainSocketEndPoint)"/>).
+    /// </summary>
+    /// <param name="context">TLS settings (server certificate, protocols, validation).</param>
+    /// <param name="endpoint">The socket file to listen on.</param>
+    public HttpsServer(SslContext context, UnixDomainSocketEndPoint endpoint)
+        : base(context, EndpointSpec.Of(endpoint))
     {
     }
 

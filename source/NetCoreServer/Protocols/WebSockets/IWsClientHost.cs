@@ -1,4 +1,5 @@
 using System;
+using System.Net;
 using System.Threading;
 
 namespace NetCoreServer.Protocols.WebSockets;
@@ -13,6 +14,9 @@ internal interface IWsClientHost : IWsPeerHost
     HttpResponse Response { get; }
 
     string Address { get; }
+
+    /// <summary>The server endpoint; a socket file's server is asked for Host: localhost.</summary>
+    EndPoint Endpoint { get; }
 
     int Port { get; }
 

@@ -8,7 +8,7 @@ using NetCoreServer.Protocols.WebSockets;
 namespace NetCoreServer;
 
 /// <summary>
-/// A WebSocket client over TCP: <see cref="ConnectAsync"/> (or the blocking <see cref="Connect"/>) connects and
+/// A WebSocket client over TCP or a Unix domain socket file: <see cref="ConnectAsync"/> (or the blocking <see cref="Connect"/>) connects and
 /// upgrades; override <see cref="OnWsConnected(HttpResponse)"/> and <see cref="OnWsReceived"/>, send with
 /// <see cref="SendTextAsync(ReadOnlySpan{byte})"/> and its siblings (frames are masked with a fresh random key each),
 /// and end with <see cref="CloseAsync(int, ReadOnlySpan{byte})"/>. Hook order: OnConnecting, OnConnected,
@@ -43,6 +43,12 @@ public class WsClient : HttpClient, IWebSocket, IWsClientHost
     /// <summary>Creates a client for an IP endpoint.</summary>
     /// <param name="endpoint">Server endpoint.</param>
     public WsClient(IPEndPoint endpoint)
+        : base(endpoint)
+        => _ws = new WsClientPeer(this);
+
+    /// <summary>Creates a client for a server's Unix domain socket file; the upgrade request carries <c>Host: localhost</c>.</summary>
+    /// <param name="endpoint">The server's socket file.</param>
+    public WsClient(UnixDomainSocketEndPoint endpoint)
         : base(endpoint)
         => _ws = new WsClientPeer(this);
 

@@ -1,3 +1,4 @@
+using System.Net.Sockets;
 using System.Security.Cryptography;
 using System.Threading;
 using NetCoreServer.Engine;
@@ -175,7 +176,9 @@ internal sealed class WsClientPeer : WsPeer<IWsClientHost>, IWsUpgradeClient
         Publish(null);
         RandomNumberGenerator.Fill(_nonce);
         var address = Host.Address;
-        var host = address.Contains(':') ? $"[{address}]:{Host.Port}" : $"{address}:{Host.Port}";
+        // A socket file has no host name to give (RFC 6455 4.1 wants one): "localhost", as curl --unix-socket sends.
+        var host = Host.Endpoint is UnixDomainSocketEndPoint ? "localhost"
+            : address.Contains(':') ? $"[{address}]:{Host.Port}" : $"{address}:{Host.Port}";
         WsClientHandshake.BuildRequest(Host.Request, host, Options.Path, _nonce, Options.ToHandshake());
         Host.OnWsConnecting(Host.Request);
         if (Host.Request.Store.BodyStart == 0)

@@ -7,7 +7,7 @@ using NetCoreServer.Protocols.WebSockets;
 namespace NetCoreServer;
 
 /// <summary>
-/// A WebSocket server over TCP (also an HTTP server: static content and ordinary requests keep working). Every
+/// A WebSocket server over TCP or a Unix domain socket file (also an HTTP server: static content and ordinary requests keep working). Every
 /// connection is a <see cref="WsSession"/> (override <see cref="CreateSession"/> for your subclass). Send to all
 /// clients with <see cref="MulticastText(ReadOnlySpan{byte})"/>, close them all with <see cref="CloseAll(int, ReadOnlySpan{byte})"/>;
 /// settings are in <see cref="Ws"/> and, for the HTTP part, <see cref="HttpServer.Http"/>.
@@ -39,6 +39,15 @@ public class WsServer : HttpServer, IWebSocket, IWsServerHost
     /// <summary>Creates a server for an IP endpoint.</summary>
     /// <param name="endpoint">Endpoint to listen on.</param>
     public WsServer(IPEndPoint endpoint)
+        : base(endpoint)
+        => _ws = new WsMulticaster(this);
+
+    /// <summary>
+    /// Creates a server listening on a Unix domain socket file; the file is handled as <see cref="UdsServer"/> handles
+    /// it (see <see cref="HttpServer(UnixDomainSocketEndPoint)"/>).
+    /// </summary>
+    /// <param name="endpoint">The socket file to listen on.</param>
+    public WsServer(UnixDomainSocketEndPoint endpoint)
         : base(endpoint)
         => _ws = new WsMulticaster(this);
 

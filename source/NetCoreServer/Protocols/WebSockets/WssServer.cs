@@ -46,6 +46,16 @@ public class WssServer : HttpsServer, IWebSocket, IWsServerHost
         : base(context, endpoint)
         => _ws = new WsMulticaster(this);
 
+    /// <summary>
+    /// Creates a server listening on a Unix domain socket file, TLS over it; the file is handled as
+    /// <see cref="UdsServer"/> handles it (see <see cref="HttpServer(UnixDomainSocketEndPoint)"/>).
+    /// </summary>
+    /// <param name="context">TLS settings (server certificate, protocols, validation).</param>
+    /// <param name="endpoint">The socket file to listen on.</param>
+    public WssServer(SslContext context, UnixDomainSocketEndPoint endpoint)
+        : base(context, endpoint)
+        => _ws = new WsMulticaster(this);
+
     /// <summary>Creates the session object for a newly accepted connection; override to return your subclass.</summary>
     /// <returns>A new <see cref="WssSession"/>.</returns>
     protected override SslSession CreateSession() => new WssSession(this);
