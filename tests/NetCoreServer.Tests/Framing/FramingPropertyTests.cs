@@ -69,43 +69,9 @@ public sealed class FramingPropertyTests
         return messages;
     }
 
-    private static byte[] Frame(MessageFraming framing, byte[] message)
-    {
-        var prefix = new byte[MessageFraming.MaxPrefix];
-        var length = framing.WritePrefix(message, prefix);
-        return [.. prefix[..length], .. message, .. framing.Suffix];
-    }
+    private static byte[] Frame(MessageFraming framing, byte[] message) => FramingFeed.Frame(framing, message);
 
-    // As the engine feeds a protocol: what is not consumed is handed again with the next piece.
+    // Generated cut points, folded into the wire.
     private static List<byte[]> Feed(MessageFraming framing, byte[] wire, int[] cuts, out int kept, out bool refused)
-    {
-        var received = new List<byte[]>();
-        var points = (cuts ?? []).Select(c => wire.Length == 0 ? 0 : (int)((uint)c % (uint)wire.Length)).Where(c => c > 0).Distinct().Order().Append(wire.Length);
-        var pending = new List<byte>();
-        var scanned = 0;
-        var from = 0;
-        refused = false;
-        foreach (var point in points)
-        {
-            pending.AddRange(wire[from..point]);
-            from = point;
-            while (true)
-            {
-                var data = pending.ToArray();
-                var scan = framing.Next(data, ref scanned, out var start, out var length, out var consumed);
-                if (scan == FrameScan.NeedMore)
-                    break;
-                if (scan != FrameScan.Message)
-                {
-                    refused = true;
-                    kept = pending.Count;
-                    return received;
-                }
-                received.Add(data.AsSpan(start, length).ToArray());
-                pending.RemoveRange(0, consumed);
-            }
-        }
-        kept = pending.Count;
-        return received;
-    }
+        => FramingFeed.Feed(framing, wire, (cuts ?? []).Select(c => wire.Length == 0 ? 0 : (int)((uint)c % (uint)wire.Length)), out kept, out refused);
 }

@@ -155,43 +155,10 @@ public sealed class MessageFramingTests
         }
     }
 
-    /// <summary>Feeds <paramref name="wire"/> in pieces cut at <paramref name="splits"/> the way the engine does: what is not consumed is handed again with the next piece.</summary>
     private static List<byte[]> Feed(MessageFraming framing, byte[] wire, IReadOnlyList<int> splits, out bool refused)
-    {
-        var received = new List<byte[]>();
-        var pending = new List<byte>();
-        var scanned = 0;
-        refused = false;
-        var cuts = splits.Where(s => s > 0 && s < wire.Length).Distinct().OrderBy(s => s).Append(wire.Length).ToList();
-        var from = 0;
-        foreach (var cut in cuts)
-        {
-            pending.AddRange(wire[from..cut]);
-            from = cut;
-            while (true)
-            {
-                var data = pending.ToArray();
-                var scan = framing.Next(data, ref scanned, out var start, out var length, out var consumed);
-                if (scan == FrameScan.NeedMore)
-                    break;
-                if (scan != FrameScan.Message)
-                {
-                    refused = true;
-                    return received;
-                }
-                received.Add(data.AsSpan(start, length).ToArray());
-                pending.RemoveRange(0, consumed);
-            }
-        }
-        return received;
-    }
+        => FramingFeed.Feed(framing, wire, splits, out _, out refused);
 
-    private static byte[] Frame(MessageFraming framing, byte[] message)
-    {
-        var prefix = new byte[MessageFraming.MaxPrefix];
-        var length = framing.WritePrefix(message, prefix);
-        return [.. prefix[..length], .. message, .. framing.Suffix];
-    }
+    private static byte[] Frame(MessageFraming framing, byte[] message) => FramingFeed.Frame(framing, message);
 
     private static byte[] Message(Random random, MessageFraming framing)
     {
