@@ -344,19 +344,19 @@ public abstract class StreamClient : StreamConnection
 
     /// <summary>
     /// The whole messages this client receives from the first <c>MoveNextAsync</c> on (set <see cref="StreamConnection.Framing"/>
-    /// first), each a copy, in order, until the connection ends or <paramref name="cancellationToken"/> is cancelled;
+    /// first; a WebSocket client once upgraded, <c>OnWsConnected</c>), each a copy, in order, until the connection ends or <paramref name="cancellationToken"/> is cancelled;
     /// <c>OnReceivedMessage</c> still runs for each. At most <paramref name="capacity"/> wait unread: then the client
     /// reads nothing more from the socket until the loop takes one. One enumeration at a time.
     /// </summary>
     /// <param name="capacity">Messages that may wait unread.</param>
     /// <param name="cancellationToken">Ends the enumeration (with <see cref="OperationCanceledException"/>).</param>
     /// <returns>The messages.</returns>
-    /// <exception cref="InvalidOperationException"><see cref="StreamConnection.Framing"/> is not set, or another enumeration runs.</exception>
+    /// <exception cref="InvalidOperationException">Neither framing nor an upgraded WebSocket, or another enumeration runs.</exception>
     public async IAsyncEnumerable<byte[]> ReceiveMessagesAsync(int capacity = 64, [EnumeratorCancellation] CancellationToken cancellationToken = default)
     {
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(capacity);
-        var protocol = Protocol as FramedProtocol ?? throw new InvalidOperationException("set Framing before receiving messages");
-        var inbox = protocol.OpenInbox(capacity);
+        var protocol = Protocol as IMessageSource ?? throw new InvalidOperationException("set Framing (or wait for a WebSocket's upgrade) before receiving messages");
+        var inbox = protocol.OpenInbox(this, capacity);
         try
         {
             await foreach (var message in inbox.ReadAllAsync(cancellationToken).ConfigureAwait(false))

@@ -242,7 +242,7 @@ public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
 
     void IStreamSessionHost.EngineDisconnected()
     {
-        (Protocol as FramedProtocol)?.Ended();
+        (Protocol as IMessageSource)?.Ended();
         NotifyDisconnected();
     }
 

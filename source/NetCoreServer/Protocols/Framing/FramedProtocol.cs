@@ -8,12 +8,12 @@ namespace NetCoreServer.Protocols.Framing;
 /// <c>OnReceivedMessage</c> as a span over the receive buffer (no copy); a partial message stays with the engine until
 /// the rest arrives. One per connection, on the receive loop only (calls never overlap).
 /// </summary>
-internal sealed class FramedProtocol(StreamConnection connection, MessageFraming framing) : IStreamProtocol
+internal sealed class FramedProtocol(StreamConnection connection, MessageFraming framing) : IStreamProtocol, IMessageSource
 {
     // How far a delimiter search got into the message at the front (so a long message is not searched again per read).
     private int _scanned;
     // The running ReceiveMessagesAsync enumeration, if any.
-    private MessageInbox? _inbox;
+    private InboxSlot _inbox;
 
     public MessageFraming Framing { get; } = framing;
 
@@ -36,7 +36,7 @@ internal sealed class FramedProtocol(StreamConnection connection, MessageFraming
             }
             var message = rest.Slice(start, length);
             // An enumeration that is full holds the loop: this message is handed again once it has room.
-            if (Volatile.Read(ref _inbox) is { } inbox && !inbox.TryAdd(message))
+            if (_inbox.Current is { } inbox && !inbox.TryAdd(message))
                 return consumed;
             consumed += used;
             connection.RaiseMessage(message);
@@ -47,22 +47,9 @@ internal sealed class FramedProtocol(StreamConnection connection, MessageFraming
     /// <summary>A new connection starts (a client reconnecting): nothing of the last one is searched.</summary>
     public void Restart() => _scanned = 0;
 
-    /// <summary>Starts an enumeration of whole messages; one at a time.</summary>
-    public MessageInbox OpenInbox(int capacity)
-    {
-        var inbox = new MessageInbox(connection, capacity);
-        if (Interlocked.CompareExchange(ref _inbox, inbox, null) != null)
-            throw new InvalidOperationException("messages are already being enumerated on this connection");
-        return inbox;
-    }
+    MessageInbox IMessageSource.OpenInbox(StreamConnection owner, int capacity) => _inbox.Open(owner, capacity);
 
-    /// <summary>The enumeration ended (finished, cancelled or abandoned): messages go to the hook alone again.</summary>
-    public void CloseInbox(MessageInbox inbox)
-    {
-        if (Interlocked.CompareExchange(ref _inbox, null, inbox) == inbox)
-            inbox.Resume();
-    }
+    void IMessageSource.CloseInbox(MessageInbox inbox) => _inbox.Close(inbox);
 
-    /// <summary>The connection ended: a running enumeration finishes.</summary>
-    public void Ended() => Volatile.Read(ref _inbox)?.Complete();
+    void IMessageSource.Ended() => _inbox.Ended();
 }

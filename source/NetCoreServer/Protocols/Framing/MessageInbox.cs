@@ -17,7 +17,7 @@ namespace NetCoreServer.Protocols.Framing;
 /// </remarks>
 internal sealed class MessageInbox(StreamConnection connection, int capacity)
 {
-    private readonly Channel<byte[]> _channel = Channel.CreateBounded<byte[]>(new BoundedChannelOptions(capacity)
+    private readonly Channel<byte[]> _channel = Channel.CreateBounded<byte[]>(new BoundedChannelOptions(capacity + 1)
     {
         SingleReader = true,
         SingleWriter = true,
@@ -39,6 +39,26 @@ internal sealed class MessageInbox(StreamConnection connection, int capacity)
             Resume();
         return false;
     }
+
+    /// <summary>
+    /// On the receive loop, for a message its decoder has consumed already (WebSocket): always taken; false when the
+    /// inbox is now full, and then the loop holds (the decoder stops after this message).
+    /// </summary>
+    public bool Add(ReadOnlySpan<byte> message)
+    {
+        // Room is certain: the loop holds as soon as the inbox is full.
+        _channel.Writer.TryWrite(message.ToArray());
+        if (_channel.Reader.Count < capacity)
+            return true;
+        Volatile.Write(ref _holding, 1);
+        connection.HoldForInbox();
+        if (_channel.Reader.Count < capacity)
+            Resume();
+        return false;
+    }
+
+    /// <summary>True while the receive loop holds for room here: the protocol consumes nothing until then.</summary>
+    public bool Holding => Volatile.Read(ref _holding) == 1;
 
     /// <summary>Ends the receive loop's hold, if it holds.</summary>
     public void Resume()

@@ -2,6 +2,7 @@ using System;
 using System.Text;
 using System.Threading;
 using NetCoreServer.Engine;
+using NetCoreServer.Protocols.Framing;
 
 namespace NetCoreServer.Protocols.WebSockets;
 
@@ -22,7 +23,7 @@ namespace NetCoreServer.Protocols.WebSockets;
 /// <c>_sendLock</c>, which guards the state's transitions, the compressor and the timer. A blocking send waits after
 /// every lock is released. The engine's cork batches what a read's hooks send (docs/design/websocket-send.md).
 /// </remarks>
-internal sealed class WsConnection : IStreamProtocol, IDisposable
+internal sealed class WsConnection : IStreamProtocol, IMessageSource, IDisposable
 {
     private const int Open = 0;
     private const int CloseSent = 1;
@@ -43,6 +44,9 @@ internal sealed class WsConnection : IStreamProtocol, IDisposable
     // Keep-alive: when the last byte arrived (Environment.TickCount64), and whether a ping is out unanswered.
     private long _lastReceived;
     private bool _pinged;
+
+    // A client's running ReceiveMessagesAsync enumeration, if any.
+    private InboxSlot _inbox;
 
     // A blocking ReceiveText/ReceiveBinary waits for one message: decoding stops after it, the rest stays unconsumed.
     private bool _capturing;
@@ -262,6 +266,9 @@ internal sealed class WsConnection : IStreamProtocol, IDisposable
     /// </summary>
     public int Received(ReadOnlySpan<byte> data)
     {
+        // A full enumeration holds the loop: nothing more is decoded (the engine keeps the bytes) until it has room.
+        if (_inbox.Current is { Holding: true })
+            return 0;
         Volatile.Write(ref _lastReceived, Environment.TickCount64);
         return _decoder.Receive(data, new Frames(this));
     }
@@ -271,8 +278,10 @@ internal sealed class WsConnection : IStreamProtocol, IDisposable
         var array = payload.Array ?? Array.Empty<byte>();
         if (!_capturing)
         {
+            // An enumeration that is now full stops decoding after this message and holds the loop.
+            var more = _inbox.Current is not { } inbox || inbox.Add(payload);
             _host.RaiseReceived(array, payload.Offset, payload.Count);
-            return true;
+            return more;
         }
         _capturing = false;
         _captured = payload.AsSpan().ToArray();
@@ -306,6 +315,12 @@ internal sealed class WsConnection : IStreamProtocol, IDisposable
         _host.RaiseError(reason);
         CloseAndDisconnect(status, Encoding.ASCII.GetBytes(reason), DisconnectReason.ProtocolError);
     }
+
+    MessageInbox IMessageSource.OpenInbox(StreamConnection connection, int capacity) => _inbox.Open(connection, capacity);
+
+    void IMessageSource.CloseInbox(MessageInbox inbox) => _inbox.Close(inbox);
+
+    void IMessageSource.Ended() => _inbox.Ended();
 
     /// <summary>Asks the next <see cref="Received"/> calls to stop after one whole message, kept for <see cref="TakeCaptured"/>.</summary>
     public void CaptureNext()
