@@ -32,11 +32,7 @@ internal sealed class MessageInbox(StreamConnection connection, int capacity)
     {
         if (_channel.Reader.Count < capacity && _channel.Writer.TryWrite(message.ToArray()))
             return true;
-        Volatile.Write(ref _holding, 1);
-        connection.HoldForInbox();
-        // The reader may have made room before it could see the hold.
-        if (_channel.Reader.Count < capacity)
-            Resume();
+        HoldForRoom();
         return false;
     }
 
@@ -50,11 +46,18 @@ internal sealed class MessageInbox(StreamConnection connection, int capacity)
         _channel.Writer.TryWrite(message.ToArray());
         if (_channel.Reader.Count < capacity)
             return true;
+        HoldForRoom();
+        return false;
+    }
+
+    /// <summary>Holds the receive loop until the reader makes room (inside the protocol's receive call).</summary>
+    private void HoldForRoom()
+    {
         Volatile.Write(ref _holding, 1);
         connection.HoldForInbox();
+        // The reader may have made room before it could see the hold.
         if (_channel.Reader.Count < capacity)
             Resume();
-        return false;
     }
 
     /// <summary>True while the receive loop holds for room here: the protocol consumes nothing until then.</summary>
