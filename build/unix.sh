@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Full build on Linux and macOS: Release build of the solution, every test project (build/test.sh), then the NuGet package in artifacts/.
+# Full build on Linux and macOS: Release build of the solution, every test project (build/test.sh), then the NuGet packages in artifacts/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,3 +9,4 @@ dotnet build NetCoreServer.sln -c Release -nologo
 bash build/test.sh
 
 dotnet pack source/NetCoreServer -c Release -nologo -o artifacts
+dotnet pack source/NetCoreServer.Redis -c Release -nologo -o artifacts

@@ -21,4 +21,5 @@ for /d %%d in (tests\*) do (
 if %failed%==1 exit /b 1
 
 dotnet pack source\NetCoreServer -c Release -nologo -o artifacts
+dotnet pack source\NetCoreServer.Redis -c Release -nologo -o artifacts
 if errorlevel 1 exit /b 1
