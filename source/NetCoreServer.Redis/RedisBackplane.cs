@@ -38,6 +38,7 @@ public sealed class RedisBackplane : IMulticastRelay, IDisposable, IAsyncDisposa
     private readonly SequenceTracker _sequences = new();
     private readonly CancellationTokenSource _stopping = new();
     private ChannelMessageQueue? _subscription;
+    private Exception? _subscribeError;
     private long _received;
     private long _lost;
     private long _reconnects;
@@ -159,10 +160,10 @@ public sealed class RedisBackplane : IMulticastRelay, IDisposable, IAsyncDisposa
         var backplane = new RedisBackplane(server, redis, owns, options);
         try
         {
-            if (!await backplane.TrySubscribeAsync().ConfigureAwait(false))
+            if (!await backplane.SubscribeWithinAsync(options.ConnectTimeout).ConfigureAwait(false))
             {
                 if (!options.StartLocalOnlyIfUnreachable)
-                    throw Unreachable(redis.Configuration, null);
+                    throw Unreachable(redis.Configuration, backplane._subscribeError);
                 _ = backplane.SubscribeUntilDoneAsync();
             }
             lock (s_attach)
@@ -321,9 +322,24 @@ public sealed class RedisBackplane : IMulticastRelay, IDisposable, IAsyncDisposa
             Volatile.Write(ref _subscription, queue);
             return true;
         }
-        catch (Exception)
+        catch (Exception e)
         {
+            _subscribeError = e;
             return false;
+        }
+    }
+
+    // Right after connecting, the subscription connection may not be up yet, and FailFast fails a command at once.
+    private async Task<bool> SubscribeWithinAsync(TimeSpan timeout)
+    {
+        var deadline = DateTime.UtcNow + timeout;
+        while (true)
+        {
+            if (await TrySubscribeAsync().ConfigureAwait(false))
+                return true;
+            if (DateTime.UtcNow >= deadline || !_redis.IsConnected)
+                return false;
+            await Task.Delay(50).ConfigureAwait(false);
         }
     }
 
