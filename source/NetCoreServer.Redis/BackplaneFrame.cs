@@ -5,14 +5,6 @@ using System.Text;
 
 namespace NetCoreServer.Redis;
 
-/// <summary>Who a backplane message is for.</summary>
-internal enum BackplaneTarget : byte
-{
-    All = 0,
-    Group = 1,
-    Session = 2,
-}
-
 /// <summary>
 /// The bytes of one backplane message on the Redis channel: a fixed header (version, target, kind, the publishing
 /// node's id, its sequence number), the group name or session id, then the payload as it is. Redis pub/sub carries

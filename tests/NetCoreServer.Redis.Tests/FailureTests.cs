@@ -1,7 +1,10 @@
 using System;
 using System.Diagnostics;
-using System.Linq;
+using System.Net;
+using System.Net.Sockets;
+using System.Text;
 using System.Threading.Tasks;
+using StackExchange.Redis;
 
 namespace NetCoreServer.Redis.Tests;
 
@@ -111,6 +114,42 @@ public sealed class FailureTests
         {
             redis.Signal(pause: false);
         }
+    }
+
+    [Test]
+    public async Task ASubscriberThatStopsReadingIsCutOffByRedisWithoutSlowingTheOtherNodes()
+    {
+        using var redis = await RedisServerProcess.StartNewAsync();
+        var options = Options();
+        await using var a = await LineNode.StartAsync(redis.Configuration, options);
+        await using var b = await LineNode.StartAsync(redis.Configuration, options);
+        var atB = await b.ConnectAsync();
+        await using var admin = await ConnectionMultiplexer.ConnectAsync(redis.Configuration + ",allowAdmin=true");
+        var server = admin.GetServer(redis.Configuration);
+        // Redis's own guard against a slow subscriber, small here so the test needs megabytes, not tens of them.
+        await server.ConfigSetAsync("client-output-buffer-limit", "pubsub 1mb 256kb 1");
+
+        // A stuck node: subscribed on the channel, never reads.
+        using var stuck = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp) { ReceiveBufferSize = 4096 };
+        await stuck.ConnectAsync(IPAddress.Loopback, redis.Port);
+        await stuck.SendAsync(Encoding.ASCII.GetBytes($"SUBSCRIBE {options.Channel}\r\n"));
+        await Wait.Until(() => server.SubscriptionSubscriberCount(RedisChannel.Literal(options.Channel)) == 3, "three subscribers");
+
+        const int count = 8000;
+        var line = new string('x', 1000);
+        var watch = Stopwatch.StartNew();
+        for (var i = 0; i < count; i++)
+        {
+            a.Server.Multicast($"{i} {line}\n");
+            while (a.Backplane.QueuedMessages > 1000)
+                await Task.Delay(1);
+        }
+        for (var i = 0; i < count; i++)
+            Assert.That(await atB.ReadLineAsync($"message {i} at B"), Does.StartWith($"{i} "));
+        TestContext.Out.WriteLine($"{count} messages of 1 KB through Redis to B in {watch.ElapsedMilliseconds} ms");
+        Assert.That(a.Backplane.Dropped, Is.Zero);
+        Assert.That(b.Backplane.Lost, Is.Zero);
+        await Wait.Until(() => server.SubscriptionSubscriberCount(RedisChannel.Literal(options.Channel)) == 2, "Redis cutting the stuck subscriber off");
     }
 
     /// <summary>Publishes from A until B hears one (B's subscription may come back after its connection), bounded in time.</summary>
