@@ -58,6 +58,9 @@ internal sealed class GroupMembership
     public bool IsMember(StreamSession session, string group)
         => _bySession.TryGetValue(session.Id, out var set) && set.Contains(group);
 
+    /// <summary>The multicast filter of a group: reads the immutable sets only, as a filter under the log's lock must.</summary>
+    public Func<StreamSession, bool> Filter(string group) => session => IsMember(session, group);
+
     public void Remove(Guid session) => _bySession.TryRemove(session, out _);
 
     public void Clear() => _bySession.Clear();

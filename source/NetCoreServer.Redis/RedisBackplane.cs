@@ -35,13 +35,7 @@ public sealed class RedisBackplane : IMulticastRelay, IDisposable, IAsyncDisposa
     private readonly RedisBackplaneOptions _options;
     private readonly Publisher _publisher;
     private readonly GroupMembership _groups = new();
-    private readonly SequenceTracker _sequences = new();
-    private readonly CancellationTokenSource _stopping = new();
-    private ChannelMessageQueue? _subscription;
-    private Exception? _subscribeError;
-    private long _received;
-    private long _lost;
-    private long _reconnects;
+    private readonly Listener _listener;
     private int _disposed;
 
     private RedisBackplane(StreamServer server, IConnectionMultiplexer redis, bool ownsRedis, RedisBackplaneOptions options)
@@ -52,7 +46,7 @@ public sealed class RedisBackplane : IMulticastRelay, IDisposable, IAsyncDisposa
         _options = options;
         _channel = RedisChannel.Literal(options.Channel);
         _publisher = new Publisher(redis, _channel, options.MaxQueuedMessages, options.MaxQueuedBytes);
-        redis.ConnectionRestored += OnConnectionRestored;
+        _listener = new Listener(redis, _channel, NodeId, server, _groups);
     }
 
     /// <summary>The server this backplane is attached to.</summary>
@@ -62,13 +56,13 @@ public sealed class RedisBackplane : IMulticastRelay, IDisposable, IAsyncDisposa
     public Guid NodeId { get; } = Guid.NewGuid();
 
     /// <summary>True while the node is connected to Redis and listening on the channel.</summary>
-    public bool IsConnected => _redis.IsConnected && Volatile.Read(ref _subscription) != null;
+    public bool IsConnected => _redis.IsConnected && _listener.IsSubscribed;
 
     /// <summary>Messages of this node published to Redis.</summary>
     public long Published => _publisher.Published;
 
     /// <summary>Messages of other nodes received from Redis (and delivered here, to whichever sessions they were for).</summary>
-    public long Received => Interlocked.Read(ref _received);
+    public long Received => _listener.Received;
 
     /// <summary>
     /// Messages of this node that were delivered locally but not published: the queue was full, Redis was unreachable
@@ -81,10 +75,10 @@ public sealed class RedisBackplane : IMulticastRelay, IDisposable, IAsyncDisposa
     /// Messages of other nodes that never arrived here, seen as gaps in each node's sequence numbers: what they dropped,
     /// and what Redis published while this node was cut off. Messages lost at the very end of a node's life are not seen.
     /// </summary>
-    public long Lost => Interlocked.Read(ref _lost);
+    public long Lost => _listener.Lost;
 
     /// <summary>Times the connection to Redis was restored after a failure.</summary>
-    public long Reconnects => Interlocked.Read(ref _reconnects);
+    public long Reconnects => _listener.Reconnects;
 
     /// <summary>Messages waiting to be published now.</summary>
     public int QueuedMessages => _publisher.QueuedMessages;
@@ -160,11 +154,11 @@ public sealed class RedisBackplane : IMulticastRelay, IDisposable, IAsyncDisposa
         var backplane = new RedisBackplane(server, redis, owns, options);
         try
         {
-            if (!await backplane.SubscribeWithinAsync(options.ConnectTimeout).ConfigureAwait(false))
+            if (!await backplane._listener.SubscribeWithinAsync(options.ConnectTimeout).ConfigureAwait(false))
             {
                 if (!options.StartLocalOnlyIfUnreachable)
-                    throw Unreachable(redis.Configuration, backplane._subscribeError);
-                _ = backplane.SubscribeUntilDoneAsync();
+                    throw Unreachable(redis.Configuration, backplane._listener.LastError);
+                _ = backplane._listener.SubscribeUntilDoneAsync();
             }
             lock (s_attach)
             {
@@ -225,7 +219,7 @@ public sealed class RedisBackplane : IMulticastRelay, IDisposable, IAsyncDisposa
     public bool MulticastToGroup(string group, ReadOnlySpan<byte> payload, MulticastKind kind = MulticastKind.Raw)
     {
         CheckGroup(group);
-        if (!Server.MulticastLocal(kind, payload, GroupFilter(group)))
+        if (!Server.MulticastLocal(kind, payload, _groups.Filter(group)))
             return false;
         if (!payload.IsEmpty)
             Publish(BackplaneTarget.Group, kind, group, Guid.Empty, payload);
@@ -279,25 +273,12 @@ public sealed class RedisBackplane : IMulticastRelay, IDisposable, IAsyncDisposa
                     Server.MulticastRelay = null;
             }
         }
-        _stopping.Cancel();
-        _redis.ConnectionRestored -= OnConnectionRestored;
         await _publisher.DrainAsync(_options.DrainTimeout).ConfigureAwait(false);
-        var subscription = Interlocked.Exchange(ref _subscription, null);
-        if (subscription != null)
-        {
-            try
-            {
-                await subscription.UnsubscribeAsync().ConfigureAwait(false);
-            }
-            catch (Exception)
-            {
-                // Redis gone: the subscription ends with the connection.
-            }
-        }
+        await _listener.UnsubscribeAsync().ConfigureAwait(false);
         _groups.Clear();
         if (_ownsRedis)
             await _redis.DisposeAsync().ConfigureAwait(false);
-        _stopping.Dispose();
+        _listener.Dispose();
     }
 
     private bool Publish(BackplaneTarget target, MulticastKind kind, string? group, Guid session, ReadOnlySpan<byte> payload)
@@ -309,98 +290,6 @@ public sealed class RedisBackplane : IMulticastRelay, IDisposable, IAsyncDisposa
         }
         var frame = BackplaneFrame.Rent(target, kind, NodeId, group, session, payload, out var length);
         return _publisher.Offer(frame, length);
-    }
-
-    private Func<StreamSession, bool> GroupFilter(string group) => session => _groups.IsMember(session, group);
-
-    private async Task<bool> TrySubscribeAsync()
-    {
-        try
-        {
-            var queue = await _redis.GetSubscriber().SubscribeAsync(_channel).ConfigureAwait(false);
-            queue.OnMessage(OnMessage);
-            Volatile.Write(ref _subscription, queue);
-            return true;
-        }
-        catch (Exception e)
-        {
-            _subscribeError = e;
-            return false;
-        }
-    }
-
-    // Right after connecting, the subscription connection may not be up yet, and FailFast fails a command at once.
-    private async Task<bool> SubscribeWithinAsync(TimeSpan timeout)
-    {
-        var deadline = DateTime.UtcNow + timeout;
-        while (true)
-        {
-            if (await TrySubscribeAsync().ConfigureAwait(false))
-                return true;
-            if (DateTime.UtcNow >= deadline || !_redis.IsConnected)
-                return false;
-            await Task.Delay(50).ConfigureAwait(false);
-        }
-    }
-
-    // Started local-only: the client reconnects by itself, but a subscription that never succeeded is not its to restore.
-    private async Task SubscribeUntilDoneAsync()
-    {
-        var token = _stopping.Token;
-        try
-        {
-            while (!token.IsCancellationRequested)
-            {
-                await Task.Delay(250, token).ConfigureAwait(false);
-                if (_redis.IsConnected && await TrySubscribeAsync().ConfigureAwait(false))
-                {
-                    if (token.IsCancellationRequested)
-                        await Volatile.Read(ref _subscription)!.UnsubscribeAsync().ConfigureAwait(false);
-                    return;
-                }
-            }
-        }
-        catch (Exception)
-        {
-            // Disposed meanwhile.
-        }
-    }
-
-    private void OnConnectionRestored(object? sender, ConnectionFailedEventArgs e)
-    {
-        if (e.ConnectionType == ConnectionType.Subscription)
-            Interlocked.Increment(ref _reconnects);
-    }
-
-    private void OnMessage(ChannelMessage message)
-    {
-        ReadOnlyMemory<byte> bytes = message.Message;
-        if (!BackplaneFrame.TryRead(bytes, out var frame) || frame.Node == NodeId)
-            return;
-        Interlocked.Increment(ref _received);
-        var lost = _sequences.Observe(frame.Node, frame.Sequence);
-        if (lost != 0)
-            Interlocked.Add(ref _lost, (long)lost);
-        try
-        {
-            var payload = frame.Payload.Span;
-            switch (frame.Target)
-            {
-                case BackplaneTarget.All:
-                    Server.MulticastLocal(frame.Kind, payload);
-                    break;
-                case BackplaneTarget.Group:
-                    Server.MulticastLocal(frame.Kind, payload, GroupFilter(frame.Group!));
-                    break;
-                case BackplaneTarget.Session:
-                    Server.SendLocal(frame.Session, frame.Kind, payload);
-                    break;
-            }
-        }
-        catch (Exception)
-        {
-            // A session's send may throw after a race with its close; the subscription must go on.
-        }
     }
 
     private static void CheckGroup(string group)
