@@ -76,6 +76,7 @@ internal static class Program
             while (servers.Sum(s => s.ConnectedSessions) < clientCount)
                 await Task.Delay(10);
 
+            var allocated = GC.GetTotalAllocatedBytes(precise: true);
             var cpu = Process.GetCurrentProcess().TotalProcessorTime;
             var watch = Stopwatch.StartNew();
             var message = new byte[size];
@@ -100,9 +101,11 @@ internal static class Program
             }
             watch.Stop();
             var used = Process.GetCurrentProcess().TotalProcessorTime - cpu;
+            // Whole process: the publishing node, the receiving nodes (the Redis client's copy of each value) and the clients.
+            var perMessage = (GC.GetTotalAllocatedBytes(precise: true) - allocated) / (double)messages;
             var seconds = watch.Elapsed.TotalSeconds;
             Console.WriteLine($"nodes {nodeCount}: {seconds:0.00} s, {messages / seconds / 1000:0.0}k msg/s multicast, "
-                + $"{(double)messages * clientCount / seconds / 1e6:0.00}M msg/s delivered, CPU {used.TotalSeconds / seconds:0.00} cores, "
+                + $"{(double)messages * clientCount / seconds / 1e6:0.00}M msg/s delivered, CPU {used.TotalSeconds / seconds:0.00} cores, {perMessage:0} B allocated per message, "
                 + $"published {backplanes.Sum(b => b.Published)}, received {backplanes.Sum(b => b.Received)}, dropped {backplanes.Sum(b => b.Dropped)}");
         }
         finally
