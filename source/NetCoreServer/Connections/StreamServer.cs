@@ -222,6 +222,7 @@ public abstract partial class StreamServer<TSession> : StreamServer, IDisposable
     /// Queues the same bytes on every connected session, copied once whatever the number of sessions. A session whose
     /// send limit the message would pass is handled by <see cref="OptionSlowConsumerPolicy"/> (by default it skips the
     /// message and gets <c>OnError(NoBufferSpaceAvailable)</c> once per episode). Sessions' <c>SendAsync</c> overrides are not called.
+    /// With a <see cref="StreamServer.MulticastRelay"/> (a backplane), the bytes then go to it as <see cref="MulticastKind.Raw"/>.
     /// </summary>
     /// <param name="buffer">Data to send.</param>
     /// <returns>False if the server is not started; true otherwise (also for empty data).</returns>
