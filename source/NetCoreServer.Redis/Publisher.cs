@@ -48,7 +48,13 @@ internal sealed class Publisher
 
     public int QueuedMessages => Volatile.Read(ref _queuedMessages);
 
-    public void CountDropped() => Interlocked.Increment(ref _dropped);
+    /// <summary>Drops a message that is not queued at all (too large, backplane closing); it takes a number all the same.</summary>
+    public void Drop()
+    {
+        lock (_lock)
+            ++_sequence;
+        Interlocked.Increment(ref _dropped);
+    }
 
     /// <summary>Numbers and queues a frame (taking its rented buffer), or drops it when the queue is full; never waits.</summary>
     public bool Offer(byte[] frame, int length)

@@ -285,7 +285,7 @@ public sealed class RedisBackplane : IMulticastRelay, IDisposable, IAsyncDisposa
     {
         if (payload.Length > _options.MaxMessageSize || Volatile.Read(ref _disposed) != 0)
         {
-            _publisher.CountDropped();
+            _publisher.Drop();
             return false;
         }
         var frame = BackplaneFrame.Rent(target, kind, NodeId, group, session, payload, out var length);

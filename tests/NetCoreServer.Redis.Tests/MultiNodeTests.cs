@@ -140,6 +140,29 @@ public sealed class MultiNodeTests
     }
 
     [Test]
+    public async Task AMessageOverTheSizeLimitIsDeliveredLocallyAndCountedAsDropped()
+    {
+        var options = Options();
+        options.MaxMessageSize = 16;
+        await using var a = await LineNode.StartAsync(_redis.Configuration, options);
+        await using var b = await LineNode.StartAsync(_redis.Configuration, options);
+        var atA = await a.ConnectAsync();
+        var atB = await b.ConnectAsync();
+
+        a.Server.Multicast("first\n");
+        a.Server.Multicast("seventeen bytes!\n");
+        a.Server.Multicast("sixteen bytes!!\n");
+        Assert.That(await atA.ReadLineAsync("the first line, locally"), Is.EqualTo("first"));
+        Assert.That(await atB.ReadLineAsync("the first line at B"), Is.EqualTo("first"));
+        Assert.That(await atA.ReadLineAsync("the large line, locally"), Is.EqualTo("seventeen bytes!"));
+        Assert.That(await atA.ReadLineAsync("the small line, locally"), Is.EqualTo("sixteen bytes!!"));
+        Assert.That(await atB.ReadLineAsync("only the small line at B"), Is.EqualTo("sixteen bytes!!"));
+        Assert.That(a.Backplane.Dropped, Is.EqualTo(1));
+        Assert.That(a.Backplane.Published, Is.EqualTo(2));
+        Assert.That(b.Backplane.Lost, Is.EqualTo(1), "the dropped message's number is a gap at B");
+    }
+
+    [Test]
     public async Task ANodeStoppingMidStreamLeavesAnInOrderPrefixAndTheOthersGoOn()
     {
         var options = Options();
