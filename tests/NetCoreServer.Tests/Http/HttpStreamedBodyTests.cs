@@ -8,6 +8,7 @@ using System.Text;
 using System.Threading;
 using System.Threading.Tasks;
 using NUnit.Framework;
+using NetCoreServer.Tests.Support;
 
 namespace NetCoreServer.Tests.Http;
 
@@ -33,41 +34,54 @@ public sealed class HttpStreamedBodyTests
         protected override TcpSession CreateSession() => new UploadSession(this);
     }
 
-    private sealed class UploadSession(UploadServer server) : HttpSession(server)
+    /// <summary>What an upload session keeps of a streamed body: its length, its hash, how many pieces it came in.</summary>
+    private sealed class UploadDigest
     {
         private IncrementalHash? _hash;
         private long _length;
         private int _pieces;
 
-        protected override void OnReceivedRequestHeader(HttpRequest request)
+        public bool Streaming => _hash != null;
+
+        public void Start()
         {
-            if (request.Url != "/upload")
-                return;
             _hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
             _length = 0;
             _pieces = 0;
-            StreamRequestBody(server.StreamLimit);
         }
 
-        protected override void OnReceivedRequestBody(HttpRequest request, ReadOnlySpan<byte> piece)
+        public void Add(ReadOnlySpan<byte> piece)
         {
             _hash!.AppendData(piece);
             _length += piece.Length;
             _pieces++;
         }
 
-        protected override void OnReceivedRequest(HttpRequest request)
+        public string Finish(HttpRequest request)
         {
-            if (_hash == null)
-            {
-                SendResponseAsync(Response.Clear().SetBegin(200).SetBody($"kept {request.Body.Length}"));
-                return;
-            }
-            var hash = Convert.ToHexStringLower(_hash.GetHashAndReset());
+            var hash = Convert.ToHexStringLower(_hash!.GetHashAndReset());
             _hash.Dispose();
             _hash = null;
-            SendResponseAsync(Response.Clear().SetBegin(200).SetBody($"{_length} {hash} body={request.Body.Length} pieces>1={_pieces > 1}"));
+            return $"{_length} {hash} body={request.Body.Length} pieces>1={_pieces > 1}";
         }
+    }
+
+    private sealed class UploadSession(UploadServer server) : HttpSession(server)
+    {
+        private readonly UploadDigest _digest = new();
+
+        protected override void OnReceivedRequestHeader(HttpRequest request)
+        {
+            if (request.Url != "/upload")
+                return;
+            _digest.Start();
+            StreamRequestBody(server.StreamLimit);
+        }
+
+        protected override void OnReceivedRequestBody(HttpRequest request, ReadOnlySpan<byte> piece) => _digest.Add(piece);
+
+        protected override void OnReceivedRequest(HttpRequest request)
+            => SendResponseAsync(Response.Clear().SetBegin(200).SetBody(_digest.Streaming ? _digest.Finish(request) : $"kept {request.Body.Length}"));
 
         protected override void OnReceived(byte[] buffer, long offset, long size)
         {
@@ -81,6 +95,28 @@ public sealed class HttpStreamedBodyTests
             {
             }
         }
+    }
+
+    private sealed class SecureUploadServer() : HttpsServer(SslTestTransport.DefaultServerContext(), IPAddress.Loopback, 0)
+    {
+        public int BoundPort => ((IPEndPoint)Endpoint).Port;
+
+        protected override SslSession CreateSession() => new SecureUploadSession(this);
+    }
+
+    private sealed class SecureUploadSession(HttpsServer server) : HttpsSession(server)
+    {
+        private readonly UploadDigest _digest = new();
+
+        protected override void OnReceivedRequestHeader(HttpRequest request)
+        {
+            _digest.Start();
+            StreamRequestBody();
+        }
+
+        protected override void OnReceivedRequestBody(HttpRequest request, ReadOnlySpan<byte> piece) => _digest.Add(piece);
+
+        protected override void OnReceivedRequest(HttpRequest request) => SendResponseAsync(Response.Clear().SetBegin(200).SetBody(_digest.Finish(request)));
     }
 
     private static UploadServer StartUpload(Action<UploadServer>? configure = null)
@@ -140,6 +176,19 @@ public sealed class HttpStreamedBodyTests
         (status, body) = await Curl("-X", "PUT", "--data-binary", "small", $"http://127.0.0.1:{server.BoundPort}/kept");
         Assert.That((status, body), Is.EqualTo(("200", "kept 5")), "and a body under it is kept in the request as before");
         Assert.That(server.HookError, Is.Null);
+    }
+
+    [Test]
+    public async Task AnUploadOverTlsStreamsTheSameWay()
+    {
+        using var tree = new TempTree();
+        var upload = WritePattern(tree.Root, "upload.bin", 8 * MiB + 5);
+        using var server = new SecureUploadServer();
+        server.Http.MaxBodySize = MiB;
+        server.Start();
+
+        var (status, body) = await Curl("-k", "-X", "PUT", "-H", "Transfer-Encoding: chunked", "--data-binary", "@" + upload, $"https://127.0.0.1:{server.BoundPort}/upload");
+        Assert.That((status, body), Is.EqualTo(("200", $"{8 * MiB + 5} {Sha256Of(upload)} body=0 pieces>1=True")));
     }
 
     [Test]
