@@ -172,19 +172,18 @@ public abstract partial class StreamConnection
     private long SendFramed(ReadOnlySpan<byte> message, bool blocking)
     {
         var framing = Framing ?? throw new InvalidOperationException("set Framing before sending messages");
+        if (blocking)
+            return SendFramedBlocking(framing, message);
+        var framed = new FramedMessage(framing, message);
+        return SendWritten(ref framed) ? framed.Length : 0;
+    }
+
+    private long SendFramedBlocking(MessageFraming framing, ReadOnlySpan<byte> message)
+    {
         Span<byte> prefix = stackalloc byte[MessageFraming.MaxPrefix];
         var length = framing.WritePrefix(message, prefix);
         var suffix = framing.Suffix;
-        bool sent;
-        if (blocking)
-        {
-            sent = length > 0 ? SendMessage(prefix[..length], message, blocking: true) : SendMessage(message, suffix, blocking: true);
-        }
-        else
-        {
-            var framed = new FramedMessage(prefix[..length], message, suffix);
-            sent = SendWritten(ref framed);
-        }
+        var sent = length > 0 ? SendMessage(prefix[..length], message, blocking: true) : SendMessage(message, suffix, blocking: true);
         return sent ? length + message.Length + suffix.Length : 0;
     }
 

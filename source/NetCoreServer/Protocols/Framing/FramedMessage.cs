@@ -4,23 +4,25 @@ using NetCoreServer.Engine;
 namespace NetCoreServer.Protocols.Framing;
 
 /// <summary>
-/// One framed message on its way into the send queue: prefix, payload and suffix written as one unit. Sent from a
-/// receive hook (an echo, a reply) it is staged in the thread's send cork, so a read's replies leave in one send.
+/// One framed message on its way into the send queue, written by its framing as one unit. Sent from a receive hook
+/// (an echo, a reply) it is staged in the thread's send cork, so a read's replies leave in one send.
 /// </summary>
-internal readonly ref struct FramedMessage(ReadOnlySpan<byte> prefix, ReadOnlySpan<byte> payload, ReadOnlySpan<byte> suffix) : IMessageWriter
+internal readonly ref struct FramedMessage : IMessageWriter
 {
-    private readonly ReadOnlySpan<byte> _prefix = prefix;
-    private readonly ReadOnlySpan<byte> _payload = payload;
-    private readonly ReadOnlySpan<byte> _suffix = suffix;
+    private readonly MessageFraming _framing;
+    private readonly ReadOnlySpan<byte> _payload;
 
-    public int Length => _prefix.Length + _payload.Length + _suffix.Length;
+    /// <summary>Checks that <paramref name="payload"/> may be sent with <paramref name="framing"/> (ArgumentException when not).</summary>
+    public FramedMessage(MessageFraming framing, ReadOnlySpan<byte> payload)
+    {
+        _framing = framing;
+        _payload = payload;
+        Length = framing.FrameLength(payload);
+    }
+
+    public int Length { get; }
 
     public bool Commit() => true;
 
-    public void WriteTo(ref QueueWriter queue)
-    {
-        queue.Write(_prefix);
-        queue.Write(_payload);
-        queue.Write(_suffix);
-    }
+    public void WriteTo(ref QueueWriter queue) => _framing.WriteFrame(_payload, ref queue);
 }
