@@ -65,8 +65,11 @@ internal sealed class RunningProgram : IAsyncDisposable
         }
     }
 
-    /// <summary>Sends SIGTERM (kills it on Windows) and returns the exit code; throws TimeoutException when it does not exit in time.</summary>
-    public async Task<int> StopAsync(TimeSpan timeout)
+    /// <summary>
+    /// Sends SIGTERM and returns the exit code; on Windows, which has no SIGTERM to send, kills it and returns null.
+    /// Throws TimeoutException when it does not exit in time.
+    /// </summary>
+    public async Task<int?> StopAsync(TimeSpan timeout)
     {
         if (!_process.HasExited)
         {
@@ -83,7 +86,7 @@ internal sealed class RunningProgram : IAsyncDisposable
         {
             throw new TimeoutException($"the program did not exit within {timeout.TotalSeconds} s of SIGTERM; output:\n{Output}");
         }
-        return _process.ExitCode;
+        return OperatingSystem.IsWindows() ? null : _process.ExitCode;
     }
 
     public async ValueTask DisposeAsync()

@@ -111,7 +111,10 @@ public sealed class TemplateTests
 
     private static async Task StopAsync(RunningProgram program)
     {
-        Assert.That(await program.StopAsync(s_answer), Is.EqualTo(0), program.Output);
+        var exitCode = await program.StopAsync(s_answer);
+        if (exitCode is null)
+            return; // killed: Windows has no SIGTERM
+        Assert.That(exitCode, Is.EqualTo(0), program.Output);
         Assert.That(program.Output, Does.Contain(" stopped"));
     }
 
