@@ -94,7 +94,7 @@ public sealed class TemplateTests
     {
         var project = Path.Combine(Packages.Root, "templates", projectName);
         await Dotnet.Run(Packages.Root, ["new", shortName, "-n", projectName, "-o", project, "--library-version", Packages.LibraryVersion,
-            "--debug:custom-hive", _hive], TimeSpan.FromMinutes(1));
+            "--no-update-check", "--debug:custom-hive", _hive], TimeSpan.FromMinutes(1));
         Assert.That(File.ReadAllText(Path.Combine(project, projectName + ".csproj")),
             Does.Contain($"<PackageReference Include=\"CoreSessionServer\" Version=\"{Packages.LibraryVersion}\" />"));
 
