@@ -36,13 +36,16 @@ public sealed class TemplateTests
         await using var program = await CreateBuildAndStartAsync("css-tcpchat", "MyTcpChat");
         var port = await PortAsync(program);
 
-        using var timeout = new CancellationTokenSource(s_answer);
-        using var client = new System.Net.Sockets.TcpClient();
-        await client.ConnectAsync("127.0.0.1", port, timeout.Token);
-        var stream = client.GetStream();
-        Assert.That(await ReadLineAsync(stream, timeout.Token), Does.StartWith("Welcome to MyTcpChat!"));
-        await stream.WriteAsync(Encoding.UTF8.GetBytes("hello chat\n"), timeout.Token);
-        Assert.That(await ReadLineAsync(stream, timeout.Token), Is.EqualTo("hello chat"));
+        // Each client is closed before the stop: a session still open makes Stop wait for its peer (5 s by default).
+        using (var timeout = new CancellationTokenSource(s_answer))
+        using (var client = new System.Net.Sockets.TcpClient())
+        {
+            await client.ConnectAsync("127.0.0.1", port, timeout.Token);
+            var stream = client.GetStream();
+            Assert.That(await ReadLineAsync(stream, timeout.Token), Does.StartWith("Welcome to MyTcpChat!"));
+            await stream.WriteAsync(Encoding.UTF8.GetBytes("hello chat\n"), timeout.Token);
+            Assert.That(await ReadLineAsync(stream, timeout.Token), Is.EqualTo("hello chat"));
+        }
 
         await StopAsync(program);
     }
@@ -53,18 +56,22 @@ public sealed class TemplateTests
         await using var program = await CreateBuildAndStartAsync("css-wschat", "MyWsChat");
         var port = await PortAsync(program);
 
-        using var http = new HttpClient { Timeout = s_answer };
-        var page = await http.GetStringAsync($"http://127.0.0.1:{port}/chat/index.html");
-        Assert.That(page, Does.Contain("<title>MyWsChat</title>"));
-        Assert.That(await http.GetStringAsync($"http://127.0.0.1:{port}/chat/chat.js"), Does.Contain("new WebSocket"));
+        using (var http = new HttpClient { Timeout = s_answer })
+        {
+            var page = await http.GetStringAsync($"http://127.0.0.1:{port}/chat/index.html");
+            Assert.That(page, Does.Contain("<title>MyWsChat</title>"));
+            Assert.That(await http.GetStringAsync($"http://127.0.0.1:{port}/chat/chat.js"), Does.Contain("new WebSocket"));
+        }
 
-        using var timeout = new CancellationTokenSource(s_answer);
-        using var socket = new ClientWebSocket();
-        await socket.ConnectAsync(new Uri($"ws://127.0.0.1:{port}/"), timeout.Token);
-        Assert.That(await ReceiveTextAsync(socket, timeout.Token), Does.StartWith("Welcome to MyWsChat!"));
-        await socket.SendAsync(Encoding.UTF8.GetBytes("hello ws chat"), WebSocketMessageType.Text, endOfMessage: true, timeout.Token);
-        Assert.That(await ReceiveTextAsync(socket, timeout.Token), Is.EqualTo("hello ws chat"));
-        await socket.CloseAsync(WebSocketCloseStatus.NormalClosure, "done", timeout.Token);
+        using (var timeout = new CancellationTokenSource(s_answer))
+        using (var socket = new ClientWebSocket())
+        {
+            await socket.ConnectAsync(new Uri($"ws://127.0.0.1:{port}/"), timeout.Token);
+            Assert.That(await ReceiveTextAsync(socket, timeout.Token), Does.StartWith("Welcome to MyWsChat!"));
+            await socket.SendAsync(Encoding.UTF8.GetBytes("hello ws chat"), WebSocketMessageType.Text, endOfMessage: true, timeout.Token);
+            Assert.That(await ReceiveTextAsync(socket, timeout.Token), Is.EqualTo("hello ws chat"));
+            await socket.CloseAsync(WebSocketCloseStatus.NormalClosure, "done", timeout.Token);
+        }
 
         await StopAsync(program);
     }
@@ -75,16 +82,18 @@ public sealed class TemplateTests
         await using var program = await CreateBuildAndStartAsync("css-httpapi", "MyHttpApi");
         var port = await PortAsync(program);
 
-        using var http = new HttpClient { Timeout = s_answer };
-        var hello = await http.GetAsync($"http://127.0.0.1:{port}/api/hello");
-        Assert.That((int)hello.StatusCode, Is.EqualTo(200));
-        Assert.That(hello.Content.Headers.ContentType?.MediaType, Is.EqualTo("application/json"));
-        Assert.That(await hello.Content.ReadAsStringAsync(), Is.EqualTo("{\"message\":\"Hello from MyHttpApi\"}"));
+        using (var http = new HttpClient { Timeout = s_answer })
+        {
+            var hello = await http.GetAsync($"http://127.0.0.1:{port}/api/hello");
+            Assert.That((int)hello.StatusCode, Is.EqualTo(200));
+            Assert.That(hello.Content.Headers.ContentType?.MediaType, Is.EqualTo("application/json"));
+            Assert.That(await hello.Content.ReadAsStringAsync(), Is.EqualTo("{\"message\":\"Hello from MyHttpApi\"}"));
 
-        var echo = await http.PostAsync($"http://127.0.0.1:{port}/api/echo", new StringContent("echo me"));
-        Assert.That(await echo.Content.ReadAsStringAsync(), Is.EqualTo("echo me"));
-        var missing = await http.GetAsync($"http://127.0.0.1:{port}/api/missing");
-        Assert.That((int)missing.StatusCode, Is.EqualTo(404));
+            var echo = await http.PostAsync($"http://127.0.0.1:{port}/api/echo", new StringContent("echo me"));
+            Assert.That(await echo.Content.ReadAsStringAsync(), Is.EqualTo("echo me"));
+            var missing = await http.GetAsync($"http://127.0.0.1:{port}/api/missing");
+            Assert.That((int)missing.StatusCode, Is.EqualTo(404));
+        }
 
         await StopAsync(program);
     }
