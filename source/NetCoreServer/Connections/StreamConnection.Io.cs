@@ -4,6 +4,7 @@ using System.Text;
 using System.Threading;
 using System.Threading.Tasks;
 using NetCoreServer.Engine;
+using NetCoreServer.Protocols.Framing;
 using NetCoreServer.Protocols;
 using NetCoreServer.Transports;
 
@@ -174,7 +175,16 @@ public abstract partial class StreamConnection
         Span<byte> prefix = stackalloc byte[MessageFraming.MaxPrefix];
         var length = framing.WritePrefix(message, prefix);
         var suffix = framing.Suffix;
-        var sent = length > 0 ? SendMessage(prefix[..length], message, blocking) : SendMessage(message, suffix, blocking);
+        bool sent;
+        if (blocking)
+        {
+            sent = length > 0 ? SendMessage(prefix[..length], message, blocking: true) : SendMessage(message, suffix, blocking: true);
+        }
+        else
+        {
+            var framed = new FramedMessage(prefix[..length], message, suffix);
+            sent = SendWritten(ref framed);
+        }
         return sent ? length + message.Length + suffix.Length : 0;
     }
 
