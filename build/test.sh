@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The project's test command (README, .ci/run): installs the real peers the tests drive, builds, runs the
-# NUnit suite and the example process tests, and ends with one line "N passed, N failed[, N skipped]".
+# NUnit suite, the example process tests and the docs build, and ends with one line "N passed, N failed[, N skipped]".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -92,6 +92,19 @@ for script in examples/test-*.sh; do
         failed=$((failed + 1)); failures+=("$script"); echo "FAILED: $script"
     fi
 done
+
+# The API reference and the guides (docs/docfx.json, from the Release build above) into artifacts/docs: one check.
+# docfx is a local tool (.config/dotnet-tools.json); any warning (a broken link, an unresolved reference) fails it.
+echo "== docs (docfx)"
+if ! dotnet tool restore >/dev/null 2>&1; then
+    echo "skipped: the docfx tool could not be restored (dotnet tool restore)"
+    skipped=$((skipped + 1))
+elif timeout 300 dotnet docfx docs/docfx.json --warningsAsErrors >"$RESULTS/docfx.log" 2>&1; then
+    passed=$((passed + 1))
+else
+    grep -E 'warning|error' "$RESULTS/docfx.log" | head -20
+    failed=$((failed + 1)); failures+=("docs: docfx build (see artifacts/test-results/docfx.log)"); echo "FAILED: docs"
+fi
 
 for failure in "${failures[@]}"; do echo "FAILED: $failure"; done
 summary="$passed passed, $failed failed"

@@ -1,5 +1,6 @@
 @echo off
-rem Full build on Windows: Release build of the solution, every test project, then the NuGet package in artifacts\.
+rem Full build on Windows: Release build of the solution, every test project, then the NuGet packages in artifacts\:
+rem CoreSessionServer (.nupkg and .snupkg) and CoreSessionServer.Templates.
 setlocal
 cd /d "%~dp0.."
 
@@ -21,5 +22,8 @@ for /d %%d in (tests\*) do (
 if %failed%==1 exit /b 1
 
 dotnet pack source\NetCoreServer -c Release -nologo -o artifacts
+if errorlevel 1 exit /b 1
 dotnet pack source\NetCoreServer.Redis -c Release -nologo -o artifacts
+if errorlevel 1 exit /b 1
+dotnet pack templates -c Release -nologo -o artifacts
 if errorlevel 1 exit /b 1

@@ -36,7 +36,7 @@ public class ServerOptions : EndpointOptions
     /// Runs socket completions inline on the runtime's socket engine threads (<c>--inline-completions</c>; default off)
     /// by setting <c>DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS=1</c> for this process before its first socket. Hooks
     /// then run on those threads: saves a thread-pool hand-off per completion, but a hook that blocks stalls every
-    /// connection served by that engine thread (see the README).
+    /// connection served by that engine thread (see docs/guides/event-loops.md).
     /// </summary>
     [Option("inline-completions", Default = false, HelpText = "Run socket completions and hooks on the socket engine threads (DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS=1): fewer thread hand-offs, but a blocking hook stalls other connections.")]
     public bool InlineCompletions { get; set; }
@@ -45,7 +45,7 @@ public class ServerOptions : EndpointOptions
     /// How many socket engine threads the runtime runs (<c>--socket-threads</c>; default 0, the runtime's choice: one, or
     /// one per core with inline completions), by setting <c>DOTNET_SYSTEM_NET_SOCKETS_THREAD_COUNT</c> for this process
     /// before its first socket. With inline completions these threads run the hooks, so 1 makes a single-threaded
-    /// server, like a C epoll server with one loop (see the README).
+    /// server, like a C epoll server with one loop (see docs/guides/event-loops.md).
     /// </summary>
     [Option("socket-threads", Default = 0, HelpText = "Socket engine threads of the runtime (DOTNET_SYSTEM_NET_SOCKETS_THREAD_COUNT); 0 leaves the runtime's choice (with --inline-completions, one per core).")]
     public int SocketThreads { get; set; }
@@ -53,7 +53,7 @@ public class ServerOptions : EndpointOptions
     /// <summary>
     /// Serves the sessions of the stream protocols (tcp, ssl, uds, http, https, ws, wss) from this many of the library's own epoll event loops
     /// (<c>--event-loops</c>, the servers' <c>OptionEventLoops</c>; default 0: the runtime's socket engine). Hooks then run
-    /// on the loops' threads, as with inline completions (see the README).
+    /// on the loops' threads, as with inline completions (see docs/guides/event-loops.md).
     /// </summary>
     [Option("event-loops", Default = 0, HelpText = "Stream protocols: serve sessions from this many of the library's own epoll event loops (OptionEventLoops; Linux) instead of the runtime's socket engine; hooks run on the loop threads.")]
     public int EventLoops { get; set; }

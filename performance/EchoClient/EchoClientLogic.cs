@@ -1,4 +1,5 @@
 using System;
+using System.Buffers.Binary;
 using NetCoreServer.Performance.Common;
 
 namespace NetCoreServer.Performance.EchoClient;
@@ -8,6 +9,8 @@ namespace NetCoreServer.Performance.EchoClient;
 /// once it can, then returns every received chunk to the server, so the same number of bytes stays in flight for
 /// the whole run. The tcp, ssl and uds clients forward their hooks here; so do the ws and wss clients, which send the
 /// burst as one binary message per message of the run and return every received message as a message of its own.
+/// Over framed the burst is length-prefixed messages and the client is the tcp one: the server echoes whole messages,
+/// so the bytes it returns are whole messages again, and only the server frames (as a C load client would not).
 /// </summary>
 internal sealed class EchoClientLogic(ConnectionMeter meter, byte[] burst, int size)
 {
@@ -15,11 +18,19 @@ internal sealed class EchoClientLogic(ConnectionMeter meter, byte[] burst, int s
     /// How to create each client of a run: <paramref name="client"/> around a new logic that reports to the client's
     /// meter. All of them share one initial burst buffer (sending copies it).
     /// </summary>
-    public static Func<ConnectionMeter, IBenchmarkClient> For(EchoClientOptions options, Func<EchoClientLogic, IBenchmarkClient> client)
+    public static Func<ConnectionMeter, IBenchmarkClient> For(EchoClientOptions options, Func<EchoClientLogic, IBenchmarkClient> client, bool framed = false)
     {
         var burst = new byte[options.Messages * options.Size];
         for (var i = 0; i < burst.Length; i++)
             burst[i] = (byte)('a' + i % options.Size % 26);
+        if (framed)
+        {
+            // Each message of -s bytes is a 4-byte big-endian length and that many bytes after it.
+            if (options.Size <= 4)
+                throw new ArgumentException("framed messages need -s of at least 5 bytes (a 4-byte length and a payload)");
+            for (var offset = 0; offset < burst.Length; offset += options.Size)
+                BinaryPrimitives.WriteInt32BigEndian(burst.AsSpan(offset), options.Size - 4);
+        }
         return meter => client(new EchoClientLogic(meter, burst, options.Size));
     }
 
@@ -63,21 +74,6 @@ internal sealed class EchoClientLogic(ConnectionMeter meter, byte[] burst, int s
     {
         meter.Received(size);
         sendBinary(buffer, offset, size);
-    }
-
-    /// <summary>With framing (protocol framed), call from OnConnected: sends the burst as framed messages of the run's message size.</summary>
-    public void ReadyForFramedMessages(StreamClient client)
-    {
-        for (var offset = 0; offset < burst.Length; offset += size)
-            client.SendMessageAsync(burst.AsSpan(offset, size));
-        meter.Connected();
-    }
-
-    /// <summary>With framing, call from OnReceivedMessage: counts the whole message and sends it back as one framed message.</summary>
-    public void ReceivedFramedMessage(StreamClient client, ReadOnlySpan<byte> message)
-    {
-        meter.Received(message.Length);
-        client.SendMessageAsync(message);
     }
 
     /// <summary>Call from OnDisconnected.</summary>

@@ -8,7 +8,8 @@ namespace NetCoreServer.Performance.EchoClient;
 /// echo server (tcp, ssl, uds or udp) for <c>-z</c> seconds; messages are counted as received bytes divided by the message size.
 /// Over udp each message is one datagram; see <see cref="EchoUdpClient"/> for how lost ones are replaced and counted.
 /// Over ws and wss each message is one binary WebSocket message, sent back by the server as one; over framed (tcp) each
-/// is one length-prefixed message, counted when it has arrived whole.
+/// is one length-prefixed message of -s bytes (header included) that the server receives and sends back whole, while
+/// the client only returns bytes, as over tcp.
 /// Over http and https each message is one TRACE request with a body of <c>-s</c> bytes, <c>-m</c> of them pipelined,
 /// and its response; see <see cref="TraceClientLogic"/>.
 /// </summary>
@@ -16,8 +17,8 @@ internal static class Program
 {
     private static readonly ProtocolCatalog<ClientFactory<EchoClientOptions>> s_protocols = new ProtocolCatalog<ClientFactory<EchoClientOptions>>()
         .Add("tcp", options => EchoClientLogic.For(options, echo => new EchoTcpClient(options.Address, options.ResolvedPort, echo)))
-        // tcp with 4-byte big-endian length prefixes: -m messages in flight, each sent and counted whole.
-        .Add("framed", options => EchoClientLogic.For(options, echo => new EchoFramedClient(options.Address, options.ResolvedPort, MessageFraming.LengthPrefixed(4), echo)))
+        // tcp carrying -m messages of -s bytes, each a 4-byte big-endian length and its payload: the server frames them.
+        .Add("framed", options => EchoClientLogic.For(options, echo => new EchoTcpClient(options.Address, options.ResolvedPort, echo), framed: true))
         .Add("ssl", options =>
         {
             var context = TlsContext(options);

@@ -24,8 +24,8 @@ internal static class ProtocolTable
         new("udp", Echo | Multicast | RawEcho | MulticastNeedsNamespace, 10),
         // The same, our server with OptionReceiveThread (a socket served by a thread of its own).
         new("udp-thread", Echo | RawEcho, 10) { Transport = "udp", ServerOptions = ["--receive-thread"] },
-        // tcp and uds echo with the runtime's inline socket completions on one socket engine thread (the README's
-        // "Inline socket completions"), for ours and the raw server alike: a single-threaded server, as the C reference is.
+        // tcp and uds echo with the runtime's inline socket completions on one socket engine thread (see
+        // docs/guides/event-loops.md), for ours and the raw server alike: a single-threaded server, as the C reference is.
         new("tcp-inline", Echo | RawEcho | CEcho | CLoad, 1000) { Transport = "tcp", RuntimeOptions = Inline },
         new("uds-inline", Echo | RawEcho | CEcho | CLoad, 1000) { Transport = "uds", RuntimeOptions = Inline },
         // Our server's sessions on one of the library's own epoll event loops (OptionEventLoops = 1); the raw server in

@@ -41,6 +41,14 @@ public partial class FileCache
     /// <param name="handler">Decides what is cached for each file (default: <c>cache.Add(key, value, timeout)</c>).</param>
     /// <returns>False when the directory does not exist, the cache is disposed, or the handler returned false.</returns>
     public bool InsertPath(string path, string prefix = "/", string filter = "*.*", TimeSpan timeout = default, InsertHandler? handler = null)
+        => InsertStaticPath(path, prefix, filter, timeout, handler ?? s_addHandler, streamsLarge: false);
+
+    /// <summary>
+    /// InsertPath, with <paramref name="streamsLarge"/>
+    /// (the HTTP servers' static content), a file too large for <see cref="MaxTotalSize"/> is found by
+    /// <see cref="FindForRequest"/> as one to stream from the disk.
+    /// </summary>
+    internal bool InsertStaticPath(string path, string prefix, string filter, TimeSpan timeout, InsertHandler handler, bool streamsLarge)
     {
         ArgumentNullException.ThrowIfNull(path);
         ArgumentNullException.ThrowIfNull(prefix);
@@ -48,7 +56,7 @@ public partial class FileCache
         RemovePath(path);
         if (!Directory.Exists(path) || StaticPath.RealPath(path) is not { } realRoot || !Directory.Exists(realRoot))
             return false;
-        var inserted = new CachedPath(path, prefix, realRoot, filter, timeout, handler ?? s_addHandler);
+        var inserted = new CachedPath(path, prefix, realRoot, filter, timeout, handler) { StreamsLarge = streamsLarge };
         lock (_lock)
         {
             if (_disposed)
@@ -190,7 +198,15 @@ public partial class FileCache
     {
         if (segments.Length == 0 || !path.Matches(segments[^1]))
             return LoadResult.Missing;
-        if (StaticPath.ResolveWithin(path.RealRoot, segments) is not { } file || !TryRead(file, out var content, out var stamp))
+        if (StaticPath.ResolveWithin(path.RealRoot, segments) is not { } file || FileStamp.Read(file) is not { } found)
+            return LoadResult.Missing;
+        // A file that cannot fit is not read at all (it could be larger than the memory).
+        lock (_lock)
+        {
+            if (_disposed || path.Removed || found.Length + 2L * key.Length + EntryOverhead > _maxTotalSize)
+                return LoadResult.Missing;
+        }
+        if (!TryRead(file, out var content, out var stamp))
             return LoadResult.Missing;
         lock (_lock)
         {
@@ -209,6 +225,31 @@ public partial class FileCache
         {
             t_loading = previous;
         }
+    }
+
+    /// <summary>
+    /// The file a key names below an inserted directory that streams large files, when it is too large to be cached
+    /// (over <see cref="MaxTotalSize"/>), with the directory's timeout; null otherwise. One stat; nothing is read.
+    /// </summary>
+    private (StaticFile File, TimeSpan Timeout)? FindLarge(string key)
+    {
+        CachedPath[] paths;
+        long max;
+        lock (_lock)
+        {
+            paths = _paths.ToArray();
+            max = _maxTotalSize;
+        }
+        foreach (var path in paths)
+        {
+            if (!path.StreamsLarge || !path.TrySplit(key, out var segments) || !path.Matches(segments[^1]))
+                continue;
+            if (StaticPath.ResolveWithin(path.RealRoot, segments) is not { } file || FileStamp.Read(file) is not { } stamp)
+                continue;
+            if (stamp.Length + 2L * key.Length + EntryOverhead > max)
+                return (new StaticFile(file, stamp, MimeTypes.ForPath(key), _time.GetUtcNow()), path.Timeout);
+        }
+        return null;
     }
 
     // Reads a whole file and the stamp it has; a file that changes while being read is read once more.
@@ -262,6 +303,9 @@ public partial class FileCache
         public TimeSpan Timeout { get; } = timeout;
 
         public InsertHandler Handler { get; } = handler;
+
+        /// <summary>A file too large to cache is found as one to stream (HTTP static content).</summary>
+        public bool StreamsLarge { get; init; }
 
         /// <summary>Keys of the entries read from this directory.</summary>
         public HashSet<string> Keys { get; } = new(StringComparer.Ordinal);

@@ -14,7 +14,7 @@ public partial class FileCache
     /// </summary>
     /// <param name="target">The request target ("/css/site.css?v=2").</param>
     /// <param name="content">The cached value and, for an entry read from a file, the file's validators.</param>
-    /// <returns>Found; NotFound; or Refused when the path is malformed or tries to leave the served directories (answer 400 or 404).</returns>
+    /// <returns>Found; Streamed (a file too large to cache: its validators only); NotFound; or Refused when the path is malformed or tries to leave the served directories (answer 400 or 404).</returns>
     internal StaticLookup FindForRequest(string target, out CachedContent content)
     {
         ArgumentNullException.ThrowIfNull(target);
@@ -27,6 +27,11 @@ public partial class FileCache
         var entry = !parsed || key != raw ? Lookup(raw, loadMissing: false) : null;
         if (entry == null && parsed)
             entry = Lookup(key, loadMissing: true);
+        if (entry == null && parsed && FindLarge(key) is { } large)
+        {
+            content = new CachedContent([], large.File, large.Timeout);
+            return StaticLookup.Streamed;
+        }
         if (entry == null)
             return parsed ? StaticLookup.NotFound : StaticLookup.Refused;
         content = new CachedContent(entry.Value, entry.Source?.File);

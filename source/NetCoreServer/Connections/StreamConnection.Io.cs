@@ -4,6 +4,7 @@ using System.Text;
 using System.Threading;
 using System.Threading.Tasks;
 using NetCoreServer.Engine;
+using NetCoreServer.Protocols.Framing;
 using NetCoreServer.Protocols;
 using NetCoreServer.Transports;
 
@@ -171,10 +172,18 @@ public abstract partial class StreamConnection
     private long SendFramed(ReadOnlySpan<byte> message, bool blocking)
     {
         var framing = Framing ?? throw new InvalidOperationException("set Framing before sending messages");
+        if (blocking)
+            return SendFramedBlocking(framing, message);
+        var framed = new FramedMessage(framing, message);
+        return SendWritten(ref framed) ? framed.Length : 0;
+    }
+
+    private long SendFramedBlocking(MessageFraming framing, ReadOnlySpan<byte> message)
+    {
         Span<byte> prefix = stackalloc byte[MessageFraming.MaxPrefix];
         var length = framing.WritePrefix(message, prefix);
         var suffix = framing.Suffix;
-        var sent = length > 0 ? SendMessage(prefix[..length], message, blocking) : SendMessage(message, suffix, blocking);
+        var sent = length > 0 ? SendMessage(prefix[..length], message, blocking: true) : SendMessage(message, suffix, blocking: true);
         return sent ? length + message.Length + suffix.Length : 0;
     }
 

@@ -12,7 +12,7 @@ using NetCoreServer.Engine;
 namespace NetCoreServer.Tests.Http;
 
 /// <summary>
-/// The memory an HTTP attack makes a server take is given back once the attackers leave (the README's promise): the
+/// The memory an HTTP attack makes a server take is given back once the attackers leave (docs/guides/sending.md): the
 /// large pool is emptied and the managed heap falls back. Alone, since the pool and the heap are the process's.
 /// </summary>
 [TestFixture]

@@ -126,6 +126,21 @@ public sealed class HttpUnixSocketTests
     }
 
     [Test]
+    public async Task HttpsClientExGetsAndPostsThroughTheSocketFile()
+    {
+        var path = UdsTestTransport.NewPath();
+        var api = new CacheApi();
+        using var server = new UnixHttpsServer(SslTestTransport.DefaultServerContext(), new UnixDomainSocketEndPoint(path), api);
+        Assert.That(server.Start(), Is.True);
+        using var client = new HttpsClientEx(SslTestTransport.DefaultClientContext(), new UnixDomainSocketEndPoint(path));
+
+        var post = await client.SendPostRequest("/api/cache?key=tls", "over TLS", TimeSpan.FromSeconds(20));
+        Assert.That(post.Status, Is.EqualTo(200));
+        var get = await client.SendGetRequest("/api/cache?key=tls", TimeSpan.FromSeconds(20));
+        Assert.That((get.Status, get.Body), Is.EqualTo((200, "over TLS")), "the certificate was checked for localhost and the request served");
+    }
+
+    [Test]
     public async Task StopRemovesTheSocketFileAndStartingAgainOnThePathServes()
     {
         var path = UdsTestTransport.NewPath();

@@ -54,6 +54,15 @@ public partial class SslClient : IpStreamClient
         Context = context;
     }
 
+    /// <summary>Creates a TLS client for a server's Unix domain socket file; the server name checked is <c>localhost</c> unless <see cref="TargetHost"/> says otherwise.</summary>
+    /// <param name="context">TLS settings (validation, client certificate, protocols).</param>
+    /// <param name="endpoint">The server's socket file.</param>
+    public SslClient(SslContext context, UnixDomainSocketEndPoint endpoint)
+        : base(EndpointSpec.Of(endpoint))
+    {
+        Context = context;
+    }
+
     /// <summary>TLS settings; read when each handshake starts.</summary>
     public SslContext Context { get; }
 
@@ -69,7 +78,12 @@ public partial class SslClient : IpStreamClient
     private protected override IStreamTransport CreateTransport(Socket socket)
     {
         var context = Context;
-        var host = TargetHost ?? (Endpoint is DnsEndPoint dns ? dns.Host : Address);
+        var host = TargetHost ?? Endpoint switch
+        {
+            DnsEndPoint dns => dns.Host,
+            UnixDomainSocketEndPoint => "localhost",
+            _ => Address,
+        };
         return TransportFactory.CreateTls(socket, OptionEventLoops, TcpOptions,
             (ssl, rejected, cancel) => ssl.AuthenticateAsClientAsync(TlsHandshake.ClientOptions(context, host, rejected), cancel), context.HandshakeTimeout);
     }

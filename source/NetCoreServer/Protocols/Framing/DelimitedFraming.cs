@@ -1,4 +1,5 @@
 using System;
+using NetCoreServer.Engine;
 
 namespace NetCoreServer.Protocols.Framing;
 
@@ -47,10 +48,22 @@ internal sealed class DelimitedFraming : MessageFraming
 
     internal override int WritePrefix(ReadOnlySpan<byte> message, Span<byte> prefix)
     {
+        FrameLength(message);
+        return 0;
+    }
+
+    internal override int FrameLength(ReadOnlySpan<byte> message)
+    {
         if (message.Length > MaxMessageSize)
             throw new ArgumentException($"the message has {message.Length} bytes, more than the framing's {MaxMessageSize}", nameof(message));
         if (message.IndexOf(_delimiter) >= 0)
             throw new ArgumentException("the message contains the delimiter, which would end it early", nameof(message));
-        return 0;
+        return message.Length + _delimiter.Length;
+    }
+
+    internal override void WriteFrame(ReadOnlySpan<byte> message, ref QueueWriter queue)
+    {
+        queue.Write(message);
+        queue.Write(_delimiter);
     }
 }

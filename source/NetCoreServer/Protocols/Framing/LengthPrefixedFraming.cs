@@ -1,4 +1,5 @@
 using System;
+using NetCoreServer.Engine;
 using System.Buffers.Binary;
 
 namespace NetCoreServer.Protocols.Framing;
@@ -60,10 +61,38 @@ internal sealed class LengthPrefixedFraming : MessageFraming
 
     internal override int WritePrefix(ReadOnlySpan<byte> message, Span<byte> prefix)
     {
+        FrameLength(message);
+        WriteField(message.Length, prefix);
+        return _lengthBytes;
+    }
+
+    internal override int FrameLength(ReadOnlySpan<byte> message)
+    {
         if (message.Length > MaxMessageSize)
             throw new ArgumentException($"the message has {message.Length} bytes, more than the framing's {MaxMessageSize}", nameof(message));
-        var field = (ulong)message.Length + (_includesHeader ? (ulong)_lengthBytes : 0);
-        var target = prefix[.._lengthBytes];
+        return _lengthBytes + message.Length;
+    }
+
+    internal override void WriteFrame(ReadOnlySpan<byte> message, ref QueueWriter queue)
+    {
+        var total = _lengthBytes + message.Length;
+        if (queue.TryGetSpan(total, out var span))
+        {
+            // Staged in the send cork: field and payload written in place.
+            WriteField(message.Length, span);
+            message.CopyTo(span[_lengthBytes..]);
+            queue.Advance(total);
+            return;
+        }
+        Span<byte> prefix = stackalloc byte[MaxPrefix];
+        WriteField(message.Length, prefix);
+        queue.Write(prefix[.._lengthBytes]);
+        queue.Write(message);
+    }
+
+    private void WriteField(int messageLength, Span<byte> target)
+    {
+        var field = (ulong)messageLength + (_includesHeader ? (ulong)_lengthBytes : 0);
         switch (_lengthBytes)
         {
             case 1:
@@ -88,7 +117,6 @@ internal sealed class LengthPrefixedFraming : MessageFraming
                     BinaryPrimitives.WriteUInt64LittleEndian(target, field);
                 break;
         }
-        return _lengthBytes;
     }
 
     private ulong ReadLength(ReadOnlySpan<byte> data) => _lengthBytes switch

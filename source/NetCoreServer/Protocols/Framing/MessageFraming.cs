@@ -1,4 +1,5 @@
 using System;
+using NetCoreServer.Engine;
 using NetCoreServer.Protocols.Framing;
 
 namespace NetCoreServer;
@@ -72,6 +73,12 @@ public abstract class MessageFraming
 
     /// <summary>What goes after a message (the delimiter), or nothing.</summary>
     internal abstract ReadOnlySpan<byte> Suffix { get; }
+
+    /// <summary>The bytes <paramref name="message"/> takes on the wire once framed; throws as <see cref="WritePrefix"/> does for one that cannot be sent.</summary>
+    internal abstract int FrameLength(ReadOnlySpan<byte> message);
+
+    /// <summary>Writes <paramref name="message"/> framed (<see cref="FrameLength"/> bytes, checked by it) into a send queue or the send cork.</summary>
+    internal abstract void WriteFrame(ReadOnlySpan<byte> message, ref QueueWriter queue);
 
     /// <summary>The most bytes <see cref="WritePrefix"/> writes.</summary>
     internal const int MaxPrefix = 8;

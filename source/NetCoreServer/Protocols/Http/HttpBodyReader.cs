@@ -10,11 +10,18 @@ internal enum BodyResult
     Error,
 }
 
+/// <summary>Takes the pieces of a streamed body as they arrive (see <see cref="HttpBodyReader.StreamTo"/>).</summary>
+internal interface IHttpBodySink
+{
+    /// <summary>Body bytes, transfer coding removed; valid during the call only.</summary>
+    void BodyReceived(ReadOnlySpan<byte> piece);
+}
+
 /// <summary>
 /// Reads one message body as it arrives (RFC 9112 §6-§7): a Content-Length body, a chunked body (extensions skipped,
 /// trailer fields checked and dropped), or one that lasts until the connection closes; appends the body bytes to the
-/// message. Body bytes are consumed as they come; only a chunk-size line or a trailer line is left unconsumed while
-/// incomplete, each bounded by a limit.
+/// message, or hands them to a sink as they come (<see cref="StreamTo"/>). Body bytes are consumed as they come; only a
+/// chunk-size line or a trailer line is left unconsumed while incomplete, each bounded by a limit.
 /// </summary>
 internal sealed class HttpBodyReader
 {
@@ -41,6 +48,11 @@ internal sealed class HttpBodyReader
     private long _remaining;
     private int _trailerBytes;
     private int _trailerCount;
+
+    // A streamed body: its sink, its own size limit, and the bytes handed over so far.
+    private IHttpBodySink? _sink;
+    private long _sinkLimit;
+    private long _streamed;
 
     public HttpBodyReader(HttpLimits limits, HttpMessageStore store)
     {
@@ -69,6 +81,21 @@ internal sealed class HttpBodyReader
 
     public void StartUntilClose() => Start(Framing.UntilClose, 0);
 
+    /// <summary>
+    /// After a Start: the body goes to <paramref name="sink"/> piece by piece instead of the message, up to
+    /// <paramref name="limit"/> bytes (over it, 413), so it may be larger than the memory limit.
+    /// </summary>
+    public void StreamTo(IHttpBodySink sink, long limit)
+    {
+        _sink = sink;
+        _sinkLimit = limit;
+    }
+
+    /// <summary>Body bytes kept or handed over so far.</summary>
+    private long Taken => _sink != null ? _streamed : _store.BodySize;
+
+    private long Limit => _sink != null ? _sinkLimit : _limits.MaxBodySize;
+
     private void Start(Framing framing, long length)
     {
         _framing = framing;
@@ -76,6 +103,8 @@ internal sealed class HttpBodyReader
         _remaining = length;
         _trailerBytes = 0;
         _trailerCount = 0;
+        _sink = null;
+        _streamed = 0;
         ErrorStatus = 0;
         ErrorReason = string.Empty;
     }
@@ -87,7 +116,7 @@ internal sealed class HttpBodyReader
         {
             case Framing.Length:
                 var take = (int)Math.Min(_remaining, data.Length);
-                _store.AppendBody(data[..take]);
+                Take(data[..take]);
                 _remaining -= take;
                 consumed = take;
                 return _remaining == 0 ? BodyResult.Done : BodyResult.NeedMoreData;
@@ -137,8 +166,8 @@ internal sealed class HttpBodyReader
                 case ChunkState.Data:
                 {
                     var take = (int)Math.Min(_remaining, rest.Length);
-                    _store.AppendBody(rest[..take]);
-                    _store.BodyLength = _store.BodySize;
+                    Take(rest[..take]);
+                    _store.BodyLength = Taken;
                     _remaining -= take;
                     consumed += take;
                     if (_remaining > 0)
@@ -200,11 +229,23 @@ internal sealed class HttpBodyReader
             _chunk = ChunkState.Trailer;
             return BodyResult.NeedMoreData;
         }
-        if (_store.BodySize + size > _limits.MaxBodySize)
+        if (Taken + size > Limit)
             return Fail(413, "the body is larger than allowed");
         _remaining = size;
         _chunk = ChunkState.Data;
         return BodyResult.NeedMoreData;
+    }
+
+    private void Take(ReadOnlySpan<byte> bytes)
+    {
+        if (_sink == null)
+        {
+            _store.AppendBody(bytes);
+            return;
+        }
+        _streamed += bytes.Length;
+        if (!bytes.IsEmpty)
+            _sink.BodyReceived(bytes);
     }
 
     /// <summary>

@@ -25,6 +25,29 @@ internal sealed class HttpRequestReader : HttpMessageReader
     public bool ExpectContinue { get; private set; }
 
     /// <summary>
+    /// A server's choice: a Content-Length over <see cref="HttpLimits.MaxBodySize"/> is not refused when the head is
+    /// read but by <see cref="AcceptBody"/>, after the header hook could choose to stream the body.
+    /// </summary>
+    public bool DeferBodyLimit { get; init; }
+
+    /// <summary>
+    /// With <see cref="DeferBodyLimit"/>, after HeaderReady: keeps the body in the request (up to
+    /// <see cref="HttpLimits.MaxBodySize"/>), or hands it to <paramref name="sink"/> as it arrives (up to
+    /// <paramref name="streamLimit"/>); false (an error, 413) when the declared length is over the limit.
+    /// </summary>
+    public bool AcceptBody(IHttpBodySink? sink, long streamLimit)
+    {
+        if (!IsReadingBody)
+            return true;
+        var limit = sink != null ? streamLimit : Limits.MaxBodySize;
+        if (Head.ContentLength > limit)
+            return FailFraming(413, "the body is larger than allowed");
+        if (sink != null)
+            Body.StreamTo(sink, limit);
+        return true;
+    }
+
+    /// <summary>
     /// Once the head is in: why a server must refuse it with 400 for its Host (RFC 9112 section 3.2: an HTTP/1.1
     /// request has exactly one, and a valid host[:port]), or null when it is fine. A server's rule, not the framing's:
     /// a reader used elsewhere (a proxy, a test) may read a request without Host.
@@ -63,7 +86,7 @@ internal sealed class HttpRequestReader : HttpMessageReader
                 return FailFraming(501, "a transfer coding other than chunked");
             Body.StartChunked();
         }
-        else if (head.ContentLength > Limits.MaxBodySize)
+        else if (head.ContentLength > Limits.MaxBodySize && !DeferBodyLimit)
         {
             return FailFraming(413, "the body is larger than allowed");
         }

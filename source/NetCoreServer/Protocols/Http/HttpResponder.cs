@@ -50,7 +50,9 @@ internal sealed class HttpResponder
 
     public void SendPrepared(byte[] content) => _protocol.SendPrepared(content);
 
-    public byte[]? FindCached(HttpRequest request) => StaticContent.Answer(Cache, request);
+    public void StreamRequestBody(long limit) => _protocol.StreamRequestBody(limit);
+
+    public byte[]? FindCached(HttpRequest request, out StaticStream? streamed) => StaticContent.Answer(Cache, request, out streamed);
 
     /// <summary>The session connected: the keep-alive clock starts.</summary>
     public void Start() => _protocol.Start();

@@ -19,7 +19,7 @@ namespace NetCoreServer.Protocols.Http;
 /// <remarks>
 /// Lock: <c>_lock</c> guards the answers owed and the connection's state flags; nothing is sent or raised under it.
 /// </remarks>
-internal sealed class HttpServerProtocol : IStreamProtocol
+internal sealed class HttpServerProtocol : IStreamProtocol, IHttpBodySink
 {
     private static readonly byte[] s_continue = Encoding.ASCII.GetBytes("HTTP/1.1 100 Continue\r\n\r\n");
 
@@ -44,11 +44,15 @@ internal sealed class HttpServerProtocol : IStreamProtocol
     // Made on the first streamed response.
     private HttpStreamedResponse? _streamed;
 
+    // Receive thread only: the header hook is running, and the body limit it chose by streaming the body (-1: kept whole).
+    private bool _inHeaderHook;
+    private long _streamLimit = -1;
+
     public HttpServerProtocol(IHttpServerSessionHost session, HttpRequest request)
     {
         _session = session;
         _request = request;
-        _reader = new HttpRequestReader(request, session.Options.Limits);
+        _reader = new HttpRequestReader(request, session.Options.Limits) { DeferBodyLimit = true };
         _outbox = new HttpOutbox(session);
         _timeouts = new HttpRequestTimeouts(session, this);
     }
@@ -96,7 +100,12 @@ internal sealed class HttpServerProtocol : IStreamProtocol
                         return data.Length;
                     }
                     _timeouts.StartBody(_reader.IsReadingBody);
-                    _session.RaiseRequestHeader(_request);
+                    RaiseRequestHeader();
+                    if (!_reader.AcceptBody(_streamLimit >= 0 ? this : null, _streamLimit))
+                    {
+                        Refuse(_reader.ErrorStatus, _reader.ErrorReason);
+                        return data.Length;
+                    }
                     if (_reader.ExpectContinue)
                         _outbox.Send(s_continue, default, blocking: false, closeAfter: false);
                     break;
@@ -116,6 +125,34 @@ internal sealed class HttpServerProtocol : IStreamProtocol
             }
         }
     }
+
+    private void RaiseRequestHeader()
+    {
+        _streamLimit = -1;
+        _inHeaderHook = true;
+        try
+        {
+            _session.RaiseRequestHeader(_request);
+        }
+        finally
+        {
+            _inHeaderHook = false;
+        }
+    }
+
+    /// <summary>
+    /// From the header hook: the body of this request goes to the body hook piece by piece as it arrives, up to
+    /// <paramref name="limit"/> bytes, instead of into the request.
+    /// </summary>
+    public void StreamRequestBody(long limit)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(limit);
+        if (!_inHeaderHook)
+            throw new InvalidOperationException("StreamRequestBody is called from OnReceivedRequestHeader, for the request whose head just arrived.");
+        _streamLimit = limit;
+    }
+
+    void IHttpBodySink.BodyReceived(ReadOnlySpan<byte> piece) => _session.RaiseRequestBody(_request, piece);
 
     /// <summary>
     /// Stops reading pipelined requests while answers wait past the high watermark (or behind a large one), so that a
@@ -183,12 +220,46 @@ internal sealed class HttpServerProtocol : IStreamProtocol
         }
         // The idle clock runs while the answer is owed: a request nobody answers does not hold the connection forever.
         _timeouts.StartIdle();
-        var cached = _request.Method is "GET" or "HEAD" ? _session.FindCached(_request) : null;
+        StaticStream? streamed = null;
+        var cached = _request.Method is "GET" or "HEAD" ? _session.FindCached(_request, out streamed) : null;
         if (cached != null)
             _session.RaiseCachedRequest(_request, cached);
-        else
+        else if (streamed == null || !SendFile(streamed))
             _session.RaiseRequest(_request);
         return keepAlive;
+    }
+
+    /// <summary>Answers with a part of a file too large to cache, read from the disk as it goes out; false when it cannot be opened.</summary>
+    private bool SendFile(StaticStream part)
+    {
+        FileStream file;
+        try
+        {
+            file = new FileStream(part.File.FullPath, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, bufferSize: 0, FileOptions.Asynchronous | FileOptions.SequentialScan);
+            file.Position = part.Offset;
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return false;
+        }
+        _ = SendFileAsync(part, file);
+        return true;
+    }
+
+    private async Task SendFileAsync(StaticStream part, FileStream file)
+    {
+        try
+        {
+            await SendStreamAsync(part.Head, file, CancellationToken.None, part.Length).ConfigureAwait(false);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or ObjectDisposedException)
+        {
+            // The file failed while read: the response was cut short and the connection closed.
+        }
+        finally
+        {
+            await file.DisposeAsync().ConfigureAwait(false);
+        }
     }
 
     /// <summary>
@@ -213,7 +284,7 @@ internal sealed class HttpServerProtocol : IStreamProtocol
     /// Answers the oldest request with a response whose body is read from <paramref name="body"/> as it goes out (see
     /// <see cref="HttpStreamedResponse"/>); responses to later requests sent meanwhile wait and follow it in order.
     /// </summary>
-    public Task<bool> SendStreamAsync(HttpResponse response, Stream body, CancellationToken cancellationToken)
+    public Task<bool> SendStreamAsync(HttpResponse response, Stream body, CancellationToken cancellationToken, long? bodyLength = null)
     {
         if (response.Store.BodyStart != 0)
             return Task.FromException<bool>(new InvalidOperationException("The response already has a body; set only its start line and headers (SetBegin, SetHeader) before streaming a body."));
@@ -224,7 +295,7 @@ internal sealed class HttpServerProtocol : IStreamProtocol
             var made = new HttpStreamedResponse(_session, _outbox);
             streamed = Interlocked.CompareExchange(ref _streamed, made, null) ?? made;
         }
-        return streamed.SendAsync(response, answer.HeadOnly, answer.Close, body, cancellationToken);
+        return streamed.SendAsync(response, answer.HeadOnly, answer.Close, body, cancellationToken, bodyLength);
     }
 
     /// <summary>Sends prepared response bytes (cached static content) to the oldest request not answered yet.</summary>

@@ -132,9 +132,30 @@ public class HttpSession : TcpSession, IHttpServerSessionHost
     /// <returns>True when queued.</returns>
     public bool SendResponseBodyAsync(ReadOnlySpan<byte> buffer) => _http.SendBodyAsync(buffer);
 
-    /// <summary>Called when a request head has arrived, before its body.</summary>
+    /// <summary>Called when a request head has arrived, before its body; it may choose to stream the body (<see cref="StreamRequestBody"/>).</summary>
     /// <param name="request">The request so far (method, URL, headers).</param>
     protected virtual void OnReceivedRequestHeader(HttpRequest request)
+    {
+    }
+
+    /// <summary>
+    /// Called from <see cref="OnReceivedRequestHeader"/>: the body of this request is handed to
+    /// <see cref="OnReceivedRequestBody"/> piece by piece as it arrives (chunked coding removed) instead of being kept in
+    /// <see cref="HttpRequest.Body"/>, so it may be larger than <see cref="HttpOptions.MaxBodySize"/>: an upload goes to
+    /// a file or elsewhere with no more memory than one receive buffer. <see cref="OnReceivedRequest"/> follows the last
+    /// piece, with an empty body. A body over <paramref name="maxBodySize"/> is answered 413 and the connection closes.
+    /// </summary>
+    /// <param name="maxBodySize">The most body bytes accepted for this request; no limit by default.</param>
+    /// <exception cref="InvalidOperationException">Not called from <see cref="OnReceivedRequestHeader"/>.</exception>
+    protected void StreamRequestBody(long maxBodySize = long.MaxValue) => _http.StreamRequestBody(maxBodySize);
+
+    /// <summary>
+    /// Called with each piece of a request body streamed by <see cref="StreamRequestBody"/>, in order, on the receive
+    /// thread (the next bytes are read once it returns, so a slow consumer slows its client, not the server's memory).
+    /// </summary>
+    /// <param name="request">The request whose body this is (head only).</param>
+    /// <param name="piece">Body bytes, valid during the call only.</param>
+    protected virtual void OnReceivedRequestBody(HttpRequest request, ReadOnlySpan<byte> piece)
     {
     }
 
@@ -176,9 +197,11 @@ public class HttpSession : TcpSession, IHttpServerSessionHost
 
     HttpOptions IHttpServerSessionHost.Options => _http.Options;
 
-    byte[]? IHttpServerSessionHost.FindCached(HttpRequest request) => _http.FindCached(request);
+    byte[]? IHttpServerSessionHost.FindCached(HttpRequest request, out StaticStream? streamed) => _http.FindCached(request, out streamed);
 
     void IHttpServerSessionHost.RaiseRequestHeader(HttpRequest request) => OnReceivedRequestHeader(request);
+
+    void IHttpServerSessionHost.RaiseRequestBody(HttpRequest request, ReadOnlySpan<byte> piece) => OnReceivedRequestBody(request, piece);
 
     void IHttpServerSessionHost.RaiseRequest(HttpRequest request) => OnReceivedRequest(request);
 

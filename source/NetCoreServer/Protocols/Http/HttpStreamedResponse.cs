@@ -54,11 +54,13 @@ internal sealed class HttpStreamedResponse
     /// <summary>
     /// Sends the head of <paramref name="response"/>, then the body read from <paramref name="body"/>, reading only while
     /// less than <see cref="StreamHighWater"/> waits in the send queue; then what waited behind it. A body cut short
-    /// (read error, cancellation, disconnect) closes the connection, as does <paramref name="closeAfter"/>.
+    /// (read error, cancellation, disconnect, a stream ending before its length) closes the connection, as does
+    /// <paramref name="closeAfter"/>. <paramref name="bodyLength"/> sends that many bytes of the stream (else: the rest
+    /// of a seekable stream, or chunked until its end).
     /// </summary>
-    public async Task<bool> SendAsync(HttpResponse response, bool headOnly, bool closeAfter, Stream body, CancellationToken cancellationToken)
+    public async Task<bool> SendAsync(HttpResponse response, bool headOnly, bool closeAfter, Stream body, CancellationToken cancellationToken, long? bodyLength = null)
     {
-        long? length = body.CanSeek ? body.Length - body.Position : null;
+        var length = bodyLength ?? (body.CanSeek ? body.Length - body.Position : null);
         var framing = length is { } known ? $"Content-Length: {known}\r\n\r\n" : "Transfer-Encoding: chunked\r\n\r\n";
         lock (_lock)
             _deferred ??= new List<byte[]>();
@@ -70,11 +72,17 @@ internal sealed class HttpStreamedResponse
                 return false;
             if (!headOnly)
             {
-                while (true)
+                var left = length ?? long.MaxValue;
+                while (left > 0)
                 {
-                    var read = await body.ReadAsync(buffer.AsMemory(0, StreamChunkSize), cancellationToken).ConfigureAwait(false);
+                    var read = await body.ReadAsync(buffer.AsMemory(0, (int)Math.Min(StreamChunkSize, left)), cancellationToken).ConfigureAwait(false);
                     if (read == 0)
+                    {
+                        if (length != null)
+                            return false;
                         break;
+                    }
+                    left -= read;
                     var sent = length == null
                         ? _outbox.Send(Encoding.ASCII.GetBytes(read.ToString("x") + "\r\n"), buffer.AsSpan(0, read), blocking: false, closeAfter: false) && _outbox.Send(s_crlf, default, blocking: false, closeAfter: false)
                         : _outbox.Send(buffer.AsSpan(0, read), default, blocking: false, closeAfter: false);

@@ -1,5 +1,6 @@
 using System;
 using System.Net;
+using System.Net.Sockets;
 using NetCoreServer.Protocols.Http;
 
 namespace NetCoreServer;
@@ -50,6 +51,16 @@ public class HttpsClient : SslClient, IHttpClientHost
     /// <summary>Creates a client for an IP endpoint.</summary>
     /// <param name="endpoint">Server endpoint.</param>
     public HttpsClient(SslContext context, IPEndPoint endpoint)
+        : base(context, endpoint)
+    {
+        _http = new HttpRequester(this);
+        Protocol = _http.Protocol;
+    }
+
+    /// <summary>Creates a client for a server's Unix domain socket file; requests carry <c>Host: localhost</c> and TLS checks the name <c>localhost</c>.</summary>
+    /// <param name="context">TLS settings (validation, client certificate, protocols).</param>
+    /// <param name="endpoint">The server's socket file.</param>
+    public HttpsClient(SslContext context, UnixDomainSocketEndPoint endpoint)
         : base(context, endpoint)
     {
         _http = new HttpRequester(this);

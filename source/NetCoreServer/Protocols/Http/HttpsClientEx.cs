@@ -1,5 +1,6 @@
 using System;
 using System.Net;
+using System.Net.Sockets;
 using System.Threading.Tasks;
 using NetCoreServer.Protocols.Http;
 
@@ -46,6 +47,14 @@ public class HttpsClientEx : HttpsClient
     /// <summary>Creates a client for an IP endpoint.</summary>
     /// <param name="endpoint">Server endpoint.</param>
     public HttpsClientEx(SslContext context, IPEndPoint endpoint)
+        : base(context, endpoint)
+    {
+    }
+
+    /// <summary>Creates a client for a server's Unix domain socket file; see <see cref="HttpsClient(SslContext, UnixDomainSocketEndPoint)"/>.</summary>
+    /// <param name="context">TLS settings (validation, client certificate, protocols).</param>
+    /// <param name="endpoint">The server's socket file.</param>
+    public HttpsClientEx(SslContext context, UnixDomainSocketEndPoint endpoint)
         : base(context, endpoint)
     {
     }

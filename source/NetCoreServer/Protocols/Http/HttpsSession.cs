@@ -84,6 +84,14 @@ public class HttpsSession : SslSession, IHttpServerSessionHost
     {
     }
 
+    /// <inheritdoc cref="HttpSession.StreamRequestBody(long)"/>
+    protected void StreamRequestBody(long maxBodySize = long.MaxValue) => _http.StreamRequestBody(maxBodySize);
+
+    /// <inheritdoc cref="HttpSession.OnReceivedRequestBody(HttpRequest, ReadOnlySpan{byte})"/>
+    protected virtual void OnReceivedRequestBody(HttpRequest request, ReadOnlySpan<byte> piece)
+    {
+    }
+
     /// <inheritdoc cref="HttpSession.OnReceivedRequest(HttpRequest)"/>
     protected virtual void OnReceivedRequest(HttpRequest request)
     {
@@ -114,9 +122,11 @@ public class HttpsSession : SslSession, IHttpServerSessionHost
 
     HttpOptions IHttpServerSessionHost.Options => _http.Options;
 
-    byte[]? IHttpServerSessionHost.FindCached(HttpRequest request) => _http.FindCached(request);
+    byte[]? IHttpServerSessionHost.FindCached(HttpRequest request, out StaticStream? streamed) => _http.FindCached(request, out streamed);
 
     void IHttpServerSessionHost.RaiseRequestHeader(HttpRequest request) => OnReceivedRequestHeader(request);
+
+    void IHttpServerSessionHost.RaiseRequestBody(HttpRequest request, ReadOnlySpan<byte> piece) => OnReceivedRequestBody(request, piece);
 
     void IHttpServerSessionHost.RaiseRequest(HttpRequest request) => OnReceivedRequest(request);
 

@@ -10,10 +10,15 @@ internal interface IHttpServerSessionHost
 {
     HttpOptions Options { get; }
 
-    /// <summary>What to send for a GET or HEAD of static content (200, 304, or 400 for a path leaving the served directory), or null.</summary>
-    byte[]? FindCached(HttpRequest request);
+    /// <summary>
+    /// What to send for a GET or HEAD of static content (200, 206, 304, 416, or 400 for a path leaving the served
+    /// directory), or null; for a file too large to cache, null and the part to stream from the disk.
+    /// </summary>
+    byte[]? FindCached(HttpRequest request, out StaticStream? streamed);
 
     void RaiseRequestHeader(HttpRequest request);
+
+    void RaiseRequestBody(HttpRequest request, ReadOnlySpan<byte> piece);
 
     void RaiseRequest(HttpRequest request);
 

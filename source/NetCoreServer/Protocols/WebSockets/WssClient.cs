@@ -50,6 +50,13 @@ public class WssClient : HttpsClient, IWebSocket, IWsClientHost
         : base(context, endpoint)
         => _ws = new WsClientPeer(this);
 
+    /// <summary>Creates a client for a server's Unix domain socket file; the upgrade request carries <c>Host: localhost</c> and TLS checks the name <c>localhost</c>.</summary>
+    /// <param name="context">TLS settings (validation, client certificate, protocols).</param>
+    /// <param name="endpoint">The server's socket file.</param>
+    public WssClient(SslContext context, UnixDomainSocketEndPoint endpoint)
+        : base(context, endpoint)
+        => _ws = new WsClientPeer(this);
+
     /// <inheritdoc cref="WsClient.Ws"/>
     public WsOptions Ws => _ws.Options;
 

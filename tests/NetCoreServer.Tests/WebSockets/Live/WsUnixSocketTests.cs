@@ -67,6 +67,40 @@ public sealed class WsUnixSocketTests
         Assert.That(await Next(clientProbe, "the echo after the restart"), Is.EqualTo("again"u8.ToArray()));
     }
 
+    [Test]
+    public async Task AWssClientTalksToAWssServerOnASocketFile()
+    {
+        var path = UdsTestTransport.NewPath();
+        var serverProbe = new WsProbe();
+        using var server = new UnixWssServer(SslTestTransport.DefaultServerContext(), new UnixDomainSocketEndPoint(path), serverProbe);
+        Assert.That(server.Start(), Is.True, "the WssServer starts on the socket file");
+        var clientProbe = new WsProbe { Echo = WsEcho.None };
+        using var client = new UnixWssClient(SslTestTransport.DefaultClientContext(), new UnixDomainSocketEndPoint(path), clientProbe);
+
+        Assert.That(client.ConnectAsync(), Is.True);
+        var peer = await Wait.For(clientProbe.Upgraded.Task, "the client's OnWsConnected over TLS on the socket file (certificate checked for localhost)");
+        Assert.That(peer.SendTextAsync("secure and local"u8), Is.True);
+        Assert.That(await Next(clientProbe, "the echo"), Is.EqualTo("secure and local"u8.ToArray()));
+    }
+
+    private sealed class UnixWssServer(SslContext context, UnixDomainSocketEndPoint endpoint, WsProbe probe) : WssServer(context, endpoint)
+    {
+        protected override SslSession CreateSession() => new WsTestSecureSession(this, probe);
+    }
+
+    private sealed class UnixWssClient(SslContext context, UnixDomainSocketEndPoint endpoint, WsProbe probe) : WssClient(context, endpoint), IWsPeer
+    {
+        public override void OnWsConnected(HttpResponse response) => probe.Connected(this);
+
+        public override void OnWsReceived(byte[] buffer, long offset, long size) => probe.Received(this, buffer, offset, size);
+
+        public override void OnWsClose(byte[] buffer, long offset, long size, int status) => probe.Closed(buffer, offset, size, status);
+
+        public override void OnWsError(string error) => probe.Failed(error);
+
+        protected override void OnDisconnected() => probe.Disconnected.TrySetResult(probe.Hook("OnDisconnected"));
+    }
+
     private sealed class UnixWsServer(UnixDomainSocketEndPoint endpoint, WsProbe probe) : WsServer(endpoint)
     {
         protected override TcpSession CreateSession() => new WsTestPlainSession(this, probe);
