@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Full build on Linux and macOS: Release build of the solution, every test project (build/test.sh), then the NuGet
-# packages in artifacts/: CoreSessionServer (.nupkg and .snupkg) and CoreSessionServer.Templates.
+# packages in artifacts/: CoreSessionServer and CoreSessionServer.Redis (.nupkg and .snupkg), CoreSessionServer.Templates.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,4 +10,5 @@ dotnet build NetCoreServer.sln -c Release -nologo
 bash build/test.sh
 
 dotnet pack source/NetCoreServer -c Release -nologo -o artifacts
+dotnet pack source/NetCoreServer.Redis -c Release -nologo -o artifacts
 dotnet pack templates -c Release -nologo -o artifacts

@@ -66,6 +66,9 @@ public static class SnippetCompiler
         var paths = ((string)AppContext.GetData("TRUSTED_PLATFORM_ASSEMBLIES")!).Split(Path.PathSeparator).ToList();
         paths.Add(typeof(TcpServer).Assembly.Location);
         paths.Add(typeof(NetCoreServer.Certificates.DevelopmentCertificates).Assembly.Location);
+        // The scale-out guide's snippets use the Redis backplane; its overloads name StackExchange.Redis types.
+        paths.Add(typeof(NetCoreServer.Redis.RedisBackplane).Assembly.Location);
+        paths.Add(typeof(StackExchange.Redis.IConnectionMultiplexer).Assembly.Location);
         return paths
             .Where(p => p.Length > 0)
             .DistinctBy(Path.GetFileName, StringComparer.OrdinalIgnoreCase)

@@ -31,6 +31,34 @@ public abstract class StreamServer
     /// <summary>Bytes received by all sessions since the server started.</summary>
     public long BytesReceived => Interlocked.Read(ref _bytesReceived);
 
+    /// <summary>
+    /// Carries every multicast of this server elsewhere (see <see cref="IMulticastRelay"/>); null (the default) for none.
+    /// Set by a backplane when it attaches; may be changed at any time.
+    /// </summary>
+    public IMulticastRelay? MulticastRelay { get; set; }
+
+    /// <summary>
+    /// Queues <paramref name="payload"/> on this server's sessions only, without calling <see cref="MulticastRelay"/>: how
+    /// a relay delivers what another node multicast. <see cref="MulticastKind.Text"/> and <see cref="MulticastKind.Binary"/>
+    /// are framed once as WebSocket messages on a WebSocket server and sent raw elsewhere. Copied once, as <c>Multicast</c>.
+    /// </summary>
+    /// <param name="kind">How to send the payload.</param>
+    /// <param name="payload">The bytes.</param>
+    /// <param name="filter">Sessions to reach (e.g. a group's members), called under the multicast lock, so it must be
+    /// quick and take no lock of a session; null for every session that receives multicasts.</param>
+    /// <returns>False if the server is not started.</returns>
+    public abstract bool MulticastLocal(MulticastKind kind, ReadOnlySpan<byte> payload, Func<StreamSession, bool>? filter = null);
+
+    /// <summary>
+    /// Sends <paramref name="payload"/> to one session of this server, if it is here: raw with <c>SendAsync</c>, or as a
+    /// WebSocket text or binary message on a WebSocket session. Never relayed.
+    /// </summary>
+    /// <param name="id">The session's id.</param>
+    /// <param name="kind">How to send the payload.</param>
+    /// <param name="payload">The bytes.</param>
+    /// <returns>False if no session here has that id, or it did not take the data.</returns>
+    public abstract bool SendLocal(Guid id, MulticastKind kind, ReadOnlySpan<byte> payload);
+
     /// <summary>The one timer wheel of this server's connections (idle, keep-alive, header and close timeouts).</summary>
     internal Engine.TimerWheel Timers { get; } = new();
 

@@ -222,6 +222,7 @@ public abstract partial class StreamServer<TSession> : StreamServer, IDisposable
     /// Queues the same bytes on every connected session, copied once whatever the number of sessions. A session whose
     /// send limit the message would pass is handled by <see cref="OptionSlowConsumerPolicy"/> (by default it skips the
     /// message and gets <c>OnError(NoBufferSpaceAvailable)</c> once per episode). Sessions' <c>SendAsync</c> overrides are not called.
+    /// With a <see cref="StreamServer.MulticastRelay"/> (a backplane), the bytes then go to it as <see cref="MulticastKind.Raw"/>.
     /// </summary>
     /// <param name="buffer">Data to send.</param>
     /// <returns>False if the server is not started; true otherwise (also for empty data).</returns>
@@ -232,9 +233,41 @@ public abstract partial class StreamServer<TSession> : StreamServer, IDisposable
         // From a receive hook: the frames it sent before go first on its own connection.
         SendCork.SettleThisThread();
         if (!buffer.IsEmpty)
+        {
             _multicast.Publish(buffer, _receivesMulticast, OptionSlowConsumerPolicy);
+            MulticastRelay?.OnMulticast(MulticastKind.Raw, buffer);
+        }
         return true;
     }
+
+    /// <inheritdoc/>
+    public override bool MulticastLocal(MulticastKind kind, ReadOnlySpan<byte> payload, Func<StreamSession, bool>? filter = null)
+        => kind == MulticastKind.Raw ? PublishLocal(payload, filter) : MulticastMessageLocal(kind, payload, filter);
+
+    /// <inheritdoc/>
+    public override bool SendLocal(Guid id, MulticastKind kind, ReadOnlySpan<byte> payload)
+        => Sessions.TryGetValue(id, out var session) && SendKind(session, kind, payload);
+
+    /// <summary>Queues bytes on this server's sessions (those <paramref name="filter"/> admits); never relayed.</summary>
+    private protected bool PublishLocal(ReadOnlySpan<byte> buffer, Func<StreamSession, bool>? filter)
+    {
+        if (!IsStarted)
+            return false;
+        SendCork.SettleThisThread();
+        if (!buffer.IsEmpty)
+        {
+            var receives = _receivesMulticast;
+            _multicast.Publish(buffer, filter == null ? receives : s => receives(s) && filter(s), OptionSlowConsumerPolicy);
+        }
+        return true;
+    }
+
+    /// <summary>A text or binary payload for <see cref="MulticastLocal"/>: raw here, a WebSocket message on a WebSocket server.</summary>
+    private protected virtual bool MulticastMessageLocal(MulticastKind kind, ReadOnlySpan<byte> payload, Func<StreamSession, bool>? filter)
+        => PublishLocal(payload, filter);
+
+    /// <summary>One session's part of <see cref="SendLocal"/>: raw here, a WebSocket message on a WebSocket session.</summary>
+    private protected virtual bool SendKind(TSession session, MulticastKind kind, ReadOnlySpan<byte> payload) => session.SendAsync(payload);
 
     /// <summary>
     /// The framing its sessions speak (<see cref="MessageFraming.Lines"/>, a length prefix, a delimiter), or null for raw
@@ -425,6 +458,7 @@ public abstract partial class StreamServer<TSession> : StreamServer, IDisposable
     {
         _registry.Remove(session.Id);
         _admission.Release(session.AdmittedEndPoint);
+        MulticastRelay?.OnSessionClosed(session);
     }
 
     /// <summary>Stops the server (when <paramref name="disposingManagedResources"/> is true) and marks it disposed.</summary>

@@ -10,6 +10,9 @@ internal interface IWsServerHost
     /// <summary>The server's sessions now (a snapshot array; not to be changed).</summary>
     StreamSession[] Sessions { get; }
 
-    /// <summary>The server's (virtual) Multicast of raw bytes.</summary>
-    bool Multicast(ReadOnlySpan<byte> buffer);
+    /// <summary>Where a text or binary multicast goes beyond this server; null for nowhere.</summary>
+    IMulticastRelay? MulticastRelay { get; }
+
+    /// <summary>Queues whole frames on the upgraded sessions <paramref name="filter"/> admits (all for null); never relayed.</summary>
+    bool PublishFrames(ReadOnlySpan<byte> frames, Func<StreamSession, bool>? filter);
 }

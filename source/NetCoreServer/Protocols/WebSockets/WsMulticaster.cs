@@ -18,13 +18,17 @@ internal sealed class WsMulticaster
     /// <summary>Under the server's multicast lock: no lock of the session is taken (its hooks may multicast while sending).</summary>
     public static bool ReceivesMulticast(StreamSession session) => session is IWsServerSession { Framer.IsOpen: true };
 
-    /// <summary>Encodes one server frame and multicasts its bytes; false for a control payload over 125 bytes.</summary>
+    /// <summary>
+    /// Encodes one server frame and queues its bytes on every upgraded session; a text or binary message then goes to the
+    /// server's relay, if any. False for a control payload over 125 bytes.
+    /// </summary>
     public bool Multicast(WsOpcode opcode, ReadOnlySpan<byte> payload)
     {
-        if (WsFrameEncoder.IsControl(opcode) && payload.Length > WsFrameEncoder.MaxControlPayload)
+        if (!MulticastLocal(opcode, payload, null))
             return false;
-        using var frame = WsFrameEncoder.RentServerFrame(opcode, payload);
-        return _server.Multicast(frame.Span);
+        if (opcode is WsOpcode.Text or WsOpcode.Binary && !payload.IsEmpty)
+            _server.MulticastRelay?.OnMulticast(opcode == WsOpcode.Text ? MulticastKind.Text : MulticastKind.Binary, payload);
+        return true;
     }
 
     public bool Multicast(WsOpcode opcode, ReadOnlySpan<char> text)
@@ -32,6 +36,23 @@ internal sealed class WsMulticaster
         using var bytes = PooledUtf8.Encode(text);
         return Multicast(opcode, bytes.Span);
     }
+
+    /// <summary>One frame, encoded once, on the upgraded sessions <paramref name="filter"/> admits; never relayed.</summary>
+    public bool MulticastLocal(WsOpcode opcode, ReadOnlySpan<byte> payload, Func<StreamSession, bool>? filter)
+    {
+        if (WsFrameEncoder.IsControl(opcode) && payload.Length > WsFrameEncoder.MaxControlPayload)
+            return false;
+        using var frame = WsFrameEncoder.RentServerFrame(opcode, payload);
+        return _server.PublishFrames(frame.Span, filter);
+    }
+
+    public static WsOpcode OpcodeOf(MulticastKind kind) => kind == MulticastKind.Text ? WsOpcode.Text : WsOpcode.Binary;
+
+    /// <summary>A text or binary message to one upgraded session; false for a session not (or no longer) open.</summary>
+    public static bool SendKind(StreamSession session, MulticastKind kind, ReadOnlySpan<byte> payload)
+        => kind == MulticastKind.Raw
+            ? session.SendAsync(payload)
+            : session is IWsServerSession { Framer: { IsOpen: true } framer } && framer.Send(OpcodeOf(kind), payload, blocking: false) > 0;
 
     /// <summary>One close frame, encoded once, queued on every upgraded session; sessions not upgraded are disconnected.</summary>
     public bool CloseAll(int status, ReadOnlySpan<byte> reason)

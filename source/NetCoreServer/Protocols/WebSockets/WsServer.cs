@@ -121,7 +121,8 @@ public class WsServer : HttpServer, IWebSocket, IWsServerHost
     /// <summary>
     /// Sends a text message (UTF-8) to every upgraded session that is not closing: the frame is encoded once and the same bytes are
     /// queued on every session (see <see cref="Multicast(ReadOnlySpan{byte})"/>). It is never compressed, which
-    /// permessage-deflate allows for any message.
+    /// permessage-deflate allows for any message. With a <see cref="StreamServer.MulticastRelay"/>, the payload then
+    /// goes to it as <see cref="MulticastKind.Text"/> (the raw frame does not).
     /// </summary>
     /// <param name="buffer">Payload.</param>
     /// <returns>False if the server is not started.</returns>
@@ -152,7 +153,8 @@ public class WsServer : HttpServer, IWebSocket, IWsServerHost
     /// <summary>
     /// Sends a binary message to every upgraded session that is not closing: the frame is encoded once and the same bytes are
     /// queued on every session (see <see cref="Multicast(ReadOnlySpan{byte})"/>). It is never compressed, which
-    /// permessage-deflate allows for any message.
+    /// permessage-deflate allows for any message. With a <see cref="StreamServer.MulticastRelay"/>, the payload then
+    /// goes to it as <see cref="MulticastKind.Binary"/> (the raw frame does not).
     /// </summary>
     /// <param name="buffer">Payload.</param>
     /// <returns>False if the server is not started.</returns>
@@ -212,4 +214,12 @@ public class WsServer : HttpServer, IWebSocket, IWsServerHost
     public bool MulticastPing(byte[] buffer, long offset, long size) => MulticastPing(buffer.AsSpan(checked((int)offset), checked((int)size)));
 
     StreamSession[] IWsServerHost.Sessions => SessionSnapshot;
+
+    bool IWsServerHost.PublishFrames(ReadOnlySpan<byte> frames, Func<StreamSession, bool>? filter) => PublishLocal(frames, filter);
+
+    private protected override bool MulticastMessageLocal(MulticastKind kind, ReadOnlySpan<byte> payload, Func<StreamSession, bool>? filter)
+        => _ws.MulticastLocal(WsMulticaster.OpcodeOf(kind), payload, filter);
+
+    private protected override bool SendKind(TcpSession session, MulticastKind kind, ReadOnlySpan<byte> payload)
+        => WsMulticaster.SendKind(session, kind, payload);
 }

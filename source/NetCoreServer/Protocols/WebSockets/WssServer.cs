@@ -139,4 +139,12 @@ public class WssServer : HttpsServer, IWebSocket, IWsServerHost
     public bool MulticastPing(byte[] buffer, long offset, long size) => MulticastPing(buffer.AsSpan(checked((int)offset), checked((int)size)));
 
     StreamSession[] IWsServerHost.Sessions => SessionSnapshot;
+
+    bool IWsServerHost.PublishFrames(ReadOnlySpan<byte> frames, Func<StreamSession, bool>? filter) => PublishLocal(frames, filter);
+
+    private protected override bool MulticastMessageLocal(MulticastKind kind, ReadOnlySpan<byte> payload, Func<StreamSession, bool>? filter)
+        => _ws.MulticastLocal(WsMulticaster.OpcodeOf(kind), payload, filter);
+
+    private protected override bool SendKind(SslSession session, MulticastKind kind, ReadOnlySpan<byte> payload)
+        => WsMulticaster.SendKind(session, kind, payload);
 }

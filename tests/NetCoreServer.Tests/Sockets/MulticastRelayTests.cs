@@ -1,0 +1,114 @@
+using System;
+using System.Collections.Concurrent;
+using System.IO;
+using System.Linq;
+using System.Net;
+using System.Net.WebSockets;
+using System.Text;
+using System.Threading;
+using System.Threading.Tasks;
+using NUnit.Framework;
+
+namespace NetCoreServer.Tests.Sockets;
+
+/// <summary>The core's extension point for backplanes: what reaches an <see cref="IMulticastRelay"/>, and what does not.</summary>
+[TestFixture]
+public sealed class MulticastRelayTests
+{
+    [Test]
+    public async Task RawMulticastReachesTheRelayAndMulticastLocalDoesNot()
+    {
+        using var server = new IdServer();
+        var relay = new RecordingRelay();
+        server.MulticastRelay = relay;
+        Assert.That(server.Start(), Is.True);
+        using var client = new System.Net.Sockets.TcpClient();
+        await client.ConnectAsync(IPAddress.Loopback, ((IPEndPoint)server.Endpoint).Port);
+        await Wait.Until(() => server.ConnectedSessions == 1, "the session registered");
+        using var reader = new StreamReader(client.GetStream());
+
+        Assert.That(server.Multicast("one\n"), Is.True);
+        Assert.That(server.MulticastLocal(MulticastKind.Raw, "two\n"u8), Is.True);
+        Assert.That(server.MulticastLocal(MulticastKind.Raw, "skipped\n"u8, _ => false), Is.True);
+        Assert.That(server.SendLocal(server.Ids.Single(), MulticastKind.Raw, "three\n"u8), Is.True);
+        Assert.That(server.SendLocal(Guid.NewGuid(), MulticastKind.Raw, "nobody\n"u8), Is.False);
+        Assert.That(server.Multicast("four\n"), Is.True);
+
+        foreach (var expected in new[] { "one", "two", "three", "four" })
+            Assert.That(await ReadLineAsync(reader), Is.EqualTo(expected));
+        Assert.That(relay.Multicasts.Select(m => (m.Kind, Encoding.UTF8.GetString(m.Payload))),
+            Is.EqualTo(new[] { (MulticastKind.Raw, "one\n"), (MulticastKind.Raw, "four\n") }));
+
+        var id = server.Ids.Single();
+        client.Close();
+        await Wait.Until(() => relay.Closed.Count == 1, "OnSessionClosed for the session that went");
+        Assert.That(relay.Closed.Single(), Is.EqualTo(id));
+    }
+
+    [Test]
+    public async Task WebSocketTextAndBinaryReachTheRelayAsPayloadsAndPingsDoNot()
+    {
+        using var server = new IdWsServer();
+        var relay = new RecordingRelay();
+        server.MulticastRelay = relay;
+        Assert.That(server.Start(), Is.True);
+        using var client = new ClientWebSocket();
+        using (var cancel = new CancellationTokenSource(Wait.Default))
+            await client.ConnectAsync(new Uri($"ws://127.0.0.1:{((IPEndPoint)server.Endpoint).Port}/"), cancel.Token);
+        await Wait.Until(() => server.ConnectedSessions == 1, "the session registered");
+
+        Assert.That(server.MulticastText("text"), Is.True);
+        Assert.That(server.MulticastBinary(new byte[] { 1, 2, 3 }), Is.True);
+        Assert.That(server.MulticastPing("ping"), Is.True);
+        Assert.That(server.MulticastLocal(MulticastKind.Text, "local"u8), Is.True);
+        Assert.That(server.SendLocal(server.Ids.Single(), MulticastKind.Binary, new byte[] { 9 }), Is.True);
+
+        Assert.That(await ReceiveAsync(client), Is.EqualTo((WebSocketMessageType.Text, "text"u8.ToArray())));
+        Assert.That(await ReceiveAsync(client), Is.EqualTo((WebSocketMessageType.Binary, new byte[] { 1, 2, 3 })));
+        Assert.That(await ReceiveAsync(client), Is.EqualTo((WebSocketMessageType.Text, "local"u8.ToArray())));
+        Assert.That(await ReceiveAsync(client), Is.EqualTo((WebSocketMessageType.Binary, new byte[] { 9 })));
+        Assert.That(relay.Multicasts.Select(m => (m.Kind, m.Payload)),
+            Is.EqualTo(new[] { (MulticastKind.Text, "text"u8.ToArray()), (MulticastKind.Binary, new byte[] { 1, 2, 3 }) }));
+    }
+
+    private static async Task<string?> ReadLineAsync(StreamReader reader)
+    {
+        using var cancel = new CancellationTokenSource(Wait.Default);
+        return await reader.ReadLineAsync(cancel.Token);
+    }
+
+    private static async Task<(WebSocketMessageType Type, byte[] Bytes)> ReceiveAsync(ClientWebSocket client)
+    {
+        using var cancel = new CancellationTokenSource(Wait.Default);
+        var message = new MemoryStream();
+        var buffer = new byte[4096];
+        while (true)
+        {
+            var result = await client.ReceiveAsync(buffer, cancel.Token);
+            message.Write(buffer, 0, result.Count);
+            if (result.EndOfMessage)
+                return (result.MessageType, message.ToArray());
+        }
+    }
+
+    private sealed class RecordingRelay : IMulticastRelay
+    {
+        public ConcurrentQueue<(MulticastKind Kind, byte[] Payload)> Multicasts { get; } = new();
+
+        public ConcurrentQueue<Guid> Closed { get; } = new();
+
+        public void OnMulticast(MulticastKind kind, ReadOnlySpan<byte> payload) => Multicasts.Enqueue((kind, payload.ToArray()));
+
+        public void OnSessionClosed(StreamSession session) => Closed.Enqueue(session.Id);
+    }
+
+    private sealed class IdServer() : TcpServer(IPAddress.Loopback, 0)
+    {
+        public Guid[] Ids => Sessions.Keys.ToArray();
+    }
+
+    private sealed class IdWsServer() : WsServer(IPAddress.Loopback, 0)
+    {
+        public Guid[] Ids => Sessions.Keys.ToArray();
+    }
+}
