@@ -193,15 +193,20 @@ internal struct ReceivePump
         var kept = _filled;
         if (!DeliverAndKeep(engine, buffer, kept + read))
             return false;
-        if (_filled > 0)
+        if (!ReferenceEquals(_buffer, buffer))
         {
-            // A partial message stays at the front and waits for the rest.
+            // Grown already: a partial message filled the whole buffer.
         }
         else if (read == buffer.Length - kept)
         {
-            // The read filled the buffer: the peer sends faster than one buffer per read.
+            // The read filled the buffer: the peer sends faster than one buffer per read. A partial message at the
+            // front (framed, HTTP, WebSocket input split anywhere) moves with it.
             if (buffer.Length < engine.Options.EffectiveReceiveBufferLimit)
-                _buffer = Grow(engine, buffer, 0);
+                _buffer = Grow(engine, buffer, _filled);
+        }
+        else if (_filled > 0)
+        {
+            // A partial message stays at the front and waits for the rest.
         }
         else
         {
