@@ -57,7 +57,6 @@ int main(int argc, char **argv) {
             if (!c) {
                 int fd;
                 while ((fd = accept4(listener, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0) {
-                    peer_no_delay(fd);
                     c = calloc(1, sizeof *c);
                     if (!c) {
                         close(fd);

@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,11 +29,6 @@ static inline int peer_ms_until(double deadline) {
     if (left <= 0)
         return 0;
     return left > 0.1 ? 100 : (int)(left * 1000) + 1;
-}
-
-static inline void peer_no_delay(int fd) {
-    int one = 1;
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one); /* fails harmlessly on a Unix socket */
 }
 
 static inline int peer_unix_address(const char *path, struct sockaddr_un *address) {
@@ -80,7 +74,8 @@ static inline int peer_listen(int port, const char *path) {
     return fd;
 }
 
-/* A connected, then non-blocking socket to host:port or to the Unix socket path; -1 after perror. */
+/* A connected, then non-blocking socket to host:port or to the Unix socket path; -1 after perror. Nagle stays on
+ * (no TCP_NODELAY) here and in the servers, as in our benchmark programs, so that both sides batch alike. */
 static inline int peer_connect(const char *host, int port, const char *path) {
     int fd;
     if (path) {
@@ -107,7 +102,6 @@ static inline int peer_connect(const char *host, int port, const char *path) {
                 close(fd);
             return -1;
         }
-        peer_no_delay(fd);
     }
     fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
     return fd;
