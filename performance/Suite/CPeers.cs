@@ -2,6 +2,8 @@ using System;
 using System.Collections.Generic;
 using System.IO;
 using System.Linq;
+using System.Security.Cryptography;
+using System.Text;
 using System.Threading.Tasks;
 using NetCoreServer.Performance.Common;
 
@@ -47,7 +49,7 @@ internal sealed class CPeers
             return None($"no C peers at {sources}");
 
         // One folder per source folder, so that switching --peers never runs binaries built from the other sources.
-        var tag = Convert.ToHexString(System.Security.Cryptography.SHA256.HashData(System.Text.Encoding.UTF8.GetBytes(sources)))[..8].ToLowerInvariant();
+        var tag = Convert.ToHexString(SHA256.HashData(Encoding.UTF8.GetBytes(sources)))[..8].ToLowerInvariant();
         var folder = Path.Combine(output, "peers", tag);
         Directory.CreateDirectory(folder);
         // A source may include a header of the folder (performance/peers' peer.h): a newer one rebuilds them all.

@@ -41,14 +41,15 @@ internal static class Program
         var peers = options.NoBaselines && !options.CLoad
             ? CPeers.None("not asked for")
             : await CPeers.BuildAsync(layout.Peers(options.Peers), output);
-        var node = options.NoBaselines || !options.ChosenProtocols.Any(name => ProtocolTable.Find(name)!.Has(ProtocolTraits.NodeWsServer))
-            ? NodeWs.None("not asked for")
-            : await NodeWs.PrepareAsync(output);
+        var nodeAsked = !options.NoBaselines && options.ChosenProtocols.Any(name => ProtocolTable.Find(name)!.Has(ProtocolTraits.NodeWsServer));
+        var node = nodeAsked ? await NodeWs.PrepareAsync(output) : NodeWs.None("not asked for");
         var plan = ScenarioPlanner.Plan(options, peers, node);
         if (peers.Missing is { } missing && !options.NoBaselines)
             AnsiConsole.MarkupLine($"[yellow]C peers: {Markup.Escape(missing)}; their rows are left out[/]");
-        if (node.Missing is { } noNode && noNode != "not asked for")
+        if (nodeAsked && node.Missing is { } noNode)
             AnsiConsole.MarkupLine($"[yellow]node ws peer: {Markup.Escape(noNode)}; its rows are left out[/]");
+        else if (nodeAsked)
+            AnsiConsole.MarkupLine($"[dim]node ws peer: ws {Markup.Escape(node.Version ?? "?")} in {Markup.Escape(node.Modules!)}[/]");
 
         var rows = await RunAllAsync(plan, layout, peers, node, options.Seconds);
         Baselines.Apply(rows);
