@@ -2,14 +2,16 @@ using System;
 using System.Collections.Generic;
 using System.IO;
 using System.Linq;
+using System.Security.Cryptography;
+using System.Text;
 using System.Threading.Tasks;
 using NetCoreServer.Performance.Common;
 
 namespace NetCoreServer.Performance.Suite;
 
 /// <summary>
-/// The neutral C peers (echo_epoll, mcast_epoll, echo_load, mcast_load), compiled at run time with <c>cc</c> from
-/// their sources (by default ../shared/peers) into the output folder; their sources are not part of this repository.
+/// The C reference peers (echo_epoll, mcast_epoll, echo_load, mcast_load), compiled at run time with <c>cc</c> from
+/// their sources (by default the repository's performance/peers, or the folder of <c>--peers</c>) into the output folder.
 /// </summary>
 internal sealed class CPeers
 {
@@ -37,17 +39,21 @@ internal sealed class CPeers
     /// <summary>The executable of <paramref name="name"/>, or null when it could not be built.</summary>
     public string? this[string name] => _built.GetValueOrDefault(name);
 
-    /// <summary>Compiles every peer whose source is in <paramref name="sources"/> into <paramref name="output"/>/peers, unless an up-to-date build is there.</summary>
+    /// <summary>Compiles every peer whose source is in <paramref name="sources"/> into <paramref name="output"/>/peers/TAG (TAG names the source folder), unless an up-to-date build is there.</summary>
     public static async Task<CPeers> BuildAsync(string sources, string output)
     {
         var cc = Executables.Find("cc");
         if (cc is null)
-            return None("cc is not installed");
+            return None("cc is not installed (apt-get install gcc)");
         if (!Directory.Exists(sources))
             return None($"no C peers at {sources}");
 
-        var folder = Path.Combine(output, "peers");
+        // One folder per source folder, so that switching --peers never runs binaries built from the other sources.
+        var tag = Convert.ToHexString(SHA256.HashData(Encoding.UTF8.GetBytes(sources)))[..8].ToLowerInvariant();
+        var folder = Path.Combine(output, "peers", tag);
         Directory.CreateDirectory(folder);
+        // A source may include a header of the folder (performance/peers' peer.h): a newer one rebuilds them all.
+        var headers = Directory.GetFiles(sources, "*.h").Select(File.GetLastWriteTimeUtc).DefaultIfEmpty(DateTime.MinValue).Max();
         var built = new Dictionary<string, string>();
         var problems = new List<string>();
         foreach (var name in new[] { EchoServer, MulticastServer, EchoLoad, MulticastLoad })
@@ -59,7 +65,8 @@ internal sealed class CPeers
                 problems.Add($"{source} is missing");
                 continue;
             }
-            if (File.Exists(binary) && File.GetLastWriteTimeUtc(binary) >= File.GetLastWriteTimeUtc(source))
+            var sourceTime = File.GetLastWriteTimeUtc(source);
+            if (File.Exists(binary) && File.GetLastWriteTimeUtc(binary) >= (sourceTime > headers ? sourceTime : headers))
             {
                 built[name] = binary;
                 continue;

@@ -6,8 +6,9 @@ using ScottPlot;
 namespace NetCoreServer.Performance.Suite;
 
 /// <summary>
-/// Draws the suite's rows as a PNG: one group of horizontal bars per scenario (ours, raw .NET, C), msg/s on a
-/// logarithmic axis so that 10K and 80M both read, each bar labelled with its rate.
+/// Draws the suite's rows as a PNG: one group of horizontal bars per scenario (ours, raw .NET, C, Kestrel, node ws),
+/// msg/s on a logarithmic axis so that 10K and 80M both read, each bar labelled with its rate, ours also with its ratio
+/// to the group's baseline (see <see cref="Baselines"/>).
 /// </summary>
 internal static class ChartWriter
 {
@@ -18,6 +19,8 @@ internal static class ChartWriter
         ("ours", "NetCoreServer", Color.FromHex("#1f77b4")),
         ("raw", "raw .NET Socket", Color.FromHex("#9a9a9a")),
         ("c", "C epoll reference", Color.FromHex("#ff7f0e")),
+        ("kestrel", "Kestrel", Color.FromHex("#9467bd")),
+        ("node-ws", "node ws", Color.FromHex("#2ca02c")),
     ];
 
     /// <summary>Writes the chart of the measured rows to <paramref name="path"/>; false when no row was measured.</summary>
@@ -53,7 +56,7 @@ internal static class ChartWriter
                     FillColor = series.Color,
                     LineWidth = 0,
                     Size = 0.9,
-                    Label = Format.Rate(row.MessagesPerSecond),
+                    Label = row.Ratio is null ? Format.Rate(row.MessagesPerSecond) : $"{Format.Rate(row.MessagesPerSecond)} ({Format.Ratio(row)})",
                 });
             }
             position += 1;
@@ -74,7 +77,7 @@ internal static class ChartWriter
         plot.Axes.SetLimitsY(-1, position - 1);
         plot.Title(title);
 
-        foreach (var (_, name, color) in s_series)
+        foreach (var (_, name, color) in s_series.Where(series => rows.Any(row => row.Measured && row.Server == series.Server)))
             plot.Legend.ManualItems.Add(new LegendItem { LabelText = name, FillColor = color });
         plot.ShowLegend(Edge.Bottom);
 

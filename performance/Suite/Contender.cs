@@ -11,4 +11,10 @@ internal enum Contender
 
     /// <summary>echo_epoll or mcast_epoll: a plain C epoll loop, the practical ceiling here.</summary>
     C,
+
+    /// <summary>KestrelServer: ASP.NET Core's Kestrel, what a .NET user would serve HTTP with instead.</summary>
+    Kestrel,
+
+    /// <summary>performance/ws-peer.js: the npm ws package on Node.js, a WebSocket server users know.</summary>
+    NodeWs,
 }

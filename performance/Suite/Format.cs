@@ -28,9 +28,9 @@ internal static class Format
         ];
     }
 
-    /// <summary>"0.56× C echo_epoll", or empty without a baseline.</summary>
+    /// <summary>"0.56× C", "1.10× Kestrel", or empty without a baseline.</summary>
     public static string Ratio(SuiteRow row) => row.Ratio is { } ratio
-        ? $"{ratio.ToString("0.00", CultureInfo.InvariantCulture)}× {(row.Baseline == "c" ? "C" : "raw .NET")}"
+        ? $"{ratio.ToString("0.00", CultureInfo.InvariantCulture)}× {Baselines.Name(row.Baseline!)}"
         : "";
 
     /// <summary>A message rate with a K or M suffix, three significant figures.</summary>

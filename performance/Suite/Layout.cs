@@ -63,6 +63,9 @@ internal sealed class Layout
         return folder;
     }
 
-    /// <summary>The C peers' source folder: the one given, or ../shared/peers beside the repository.</summary>
-    public string Peers(string? given) => Path.GetFullPath(given ?? Path.Combine(Root, "..", "shared", "peers"));
+    /// <summary>The C peers' source folder: the one given, or the repository's performance/peers.</summary>
+    public string Peers(string? given) => Path.GetFullPath(given ?? Path.Combine(Root, "performance", "peers"));
+
+    /// <summary>A file of <c>performance/</c> that is run as it is, such as a node script.</summary>
+    public string Script(string name) => Path.Combine(Root, "performance", name);
 }

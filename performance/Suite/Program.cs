@@ -11,7 +11,8 @@ namespace NetCoreServer.Performance.Suite;
 
 /// <summary>
 /// The benchmark suite, the main demo: for every protocol, the echo benchmark and the multicast benchmark with 1 and
-/// with 100 clients against our servers, the raw .NET Socket echo server and the C epoll references, each server a
+/// with 100 clients against our servers, the raw .NET Socket echo server, the C epoll references (performance/peers),
+/// Kestrel (http, https) and the npm ws package's server (ws, wss), each server a
 /// separate process on a free loopback port (udp multicast in a private network namespace), with a live progress
 /// display. Prints one table and writes suite.json, suite.md and suite.png (artifacts/suite by default).
 /// Exit codes: 0 when every run was measured (or skipped for a missing tool), 1 when a run failed, 2 for a bad command line.
@@ -40,11 +41,17 @@ internal static class Program
         var peers = options.NoBaselines && !options.CLoad
             ? CPeers.None("not asked for")
             : await CPeers.BuildAsync(layout.Peers(options.Peers), output);
-        var plan = ScenarioPlanner.Plan(options, peers);
+        var nodeAsked = !options.NoBaselines && options.ChosenProtocols.Any(name => ProtocolTable.Find(name)!.Has(ProtocolTraits.NodeWsServer));
+        var node = nodeAsked ? await NodeWs.PrepareAsync(output) : NodeWs.None("not asked for");
+        var plan = ScenarioPlanner.Plan(options, peers, node);
         if (peers.Missing is { } missing && !options.NoBaselines)
             AnsiConsole.MarkupLine($"[yellow]C peers: {Markup.Escape(missing)}; their rows are left out[/]");
+        if (nodeAsked && node.Missing is { } noNode)
+            AnsiConsole.MarkupLine($"[yellow]node ws peer: {Markup.Escape(noNode)}; its rows are left out[/]");
+        else if (nodeAsked)
+            AnsiConsole.MarkupLine($"[dim]node ws peer: ws {Markup.Escape(node.Version ?? "?")} in {Markup.Escape(node.Modules!)}[/]");
 
-        var rows = await RunAllAsync(plan, layout, peers, options.Seconds);
+        var rows = await RunAllAsync(plan, layout, peers, node, options.Seconds);
         Baselines.Apply(rows);
         var report = new SuiteReport { Date = DateTime.UtcNow, Machine = SuiteReport.DescribeMachine(), Seconds = options.Seconds, Rows = rows };
         var chart = Path.Combine(output, "suite.png");
@@ -57,9 +64,9 @@ internal static class Program
         return failed == 0 ? ExitCodes.Success : ExitCodes.Failure;
     }
 
-    private static async Task<List<SuiteRow>> RunAllAsync(List<Scenario> plan, Layout layout, CPeers peers, int seconds)
+    private static async Task<List<SuiteRow>> RunAllAsync(List<Scenario> plan, Layout layout, CPeers peers, NodeWs node, int seconds)
     {
-        var runner = new ScenarioRunner(layout, peers, seconds);
+        var runner = new ScenarioRunner(layout, peers, node, seconds);
         var namespaced = new NamespaceRunner(layout, seconds);
         var rows = new List<SuiteRow>();
         Task<SuiteRow> Run(Scenario scenario, Action<double> progress)
@@ -101,9 +108,9 @@ internal static class Program
     // The inner suite of NamespaceRunner: runs its scenarios here and prints each row as a JSON line.
     private static async Task<int> RunInsideNamespaceAsync(SuiteOptions options, Layout layout)
     {
-        var runner = new ScenarioRunner(layout, CPeers.None("inside the namespace"), options.Seconds);
+        var runner = new ScenarioRunner(layout, CPeers.None("inside the namespace"), NodeWs.None("inside the namespace"), options.Seconds);
         var failed = 0;
-        foreach (var scenario in ScenarioPlanner.Plan(options, CPeers.None("inside the namespace")))
+        foreach (var scenario in ScenarioPlanner.Plan(options, CPeers.None("inside the namespace"), NodeWs.None("inside the namespace")))
         {
             var row = await runner.RunAsync(scenario, _ => { });
             failed += row.Measured ? 0 : 1;

@@ -32,13 +32,13 @@ internal static class ProtocolTable
         // its best mode as above (the loops serve no accept, so ours gets the same runtime settings).
         new("tcp-loops", Echo | Multicast | RawEcho | CEcho | CMulticast | CLoad, 1000) { Transport = "tcp", RuntimeOptions = Inline, ServerOptions = Loops },
         new("uds-loops", Echo | RawEcho | CEcho | CLoad, 1000) { Transport = "uds", RuntimeOptions = Inline, ServerOptions = Loops },
-        new("http", Echo, 100),
-        new("https", Echo, 100),
+        new("http", Echo | KestrelEcho, 100),
+        new("https", Echo | KestrelEcho, 100),
         // The same over our server's sessions on one event loop (no baseline: the .NET servers here speak no HTTP).
         new("http-loops", Echo, 100) { Transport = "http", ServerOptions = Loops },
         new("https-loops", Echo, 100) { Transport = "https", ServerOptions = Loops },
-        new("ws", Echo | Multicast, 1000),
-        new("wss", Echo | Multicast, 1000),
+        new("ws", Echo | Multicast | NodeWsServer, 1000),
+        new("wss", Echo | Multicast | NodeWsServer, 1000),
     ];
 
     private static string[] Inline => ["--inline-completions", "--socket-threads", "1"];

@@ -29,4 +29,10 @@ internal enum ProtocolTraits
 
     /// <summary>Its multicast sends to a group, which is allowed only inside a private network namespace.</summary>
     MulticastNeedsNamespace = 64,
+
+    /// <summary>KestrelServer answers its echo (http, https: the TRACE round trip).</summary>
+    KestrelEcho = 128,
+
+    /// <summary>performance/ws-peer.js (npm ws) serves its echo and its multicast (ws, wss).</summary>
+    NodeWsServer = 256,
 }

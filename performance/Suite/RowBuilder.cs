@@ -59,6 +59,6 @@ internal static class RowBuilder
         };
     }
 
-    /// <summary>The server's key in the JSON: ours, raw or c.</summary>
-    public static string Key(Contender contender) => contender.ToString().ToLowerInvariant();
+    /// <summary>The server's key in the JSON: ours, raw, c, kestrel or node-ws.</summary>
+    public static string Key(Contender contender) => contender == Contender.NodeWs ? "node-ws" : contender.ToString().ToLowerInvariant();
 }

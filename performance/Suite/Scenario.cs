@@ -11,6 +11,8 @@ internal sealed record Scenario(string Benchmark, ProtocolEntry Protocol, int Cl
     {
         Contender.Ours => "NetCoreServer",
         Contender.Raw => "raw .NET Socket",
+        Contender.Kestrel => "Kestrel",
+        Contender.NodeWs => "node ws",
         _ => Benchmark == Suite.Benchmark.Echo ? "C echo_epoll" : "C mcast_epoll",
     };
 

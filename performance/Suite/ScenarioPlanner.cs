@@ -7,10 +7,10 @@ internal static class ScenarioPlanner
 {
     /// <summary>
     /// For every chosen protocol, benchmark and client count the protocol supports: our server, then the raw .NET
-    /// baseline and the C reference where they exist (unless <see cref="SuiteOptions.NoBaselines"/>). The C load
-    /// clients replace ours where they speak the protocol when <see cref="SuiteOptions.CLoad"/>.
+    /// baseline, the C reference, Kestrel and node ws where they serve it (unless <see cref="SuiteOptions.NoBaselines"/>).
+    /// The C load clients replace ours where they speak the protocol when <see cref="SuiteOptions.CLoad"/>.
     /// </summary>
-    public static List<Scenario> Plan(SuiteOptions options, CPeers peers)
+    public static List<Scenario> Plan(SuiteOptions options, CPeers peers, NodeWs node)
     {
         var plan = new List<Scenario>();
         foreach (var name in options.ChosenProtocols)
@@ -33,6 +33,10 @@ internal static class ScenarioPlanner
                     var reference = echo ? ProtocolTraits.CEcho : ProtocolTraits.CMulticast;
                     if (protocol.Has(reference) && peers[echo ? CPeers.EchoServer : CPeers.MulticastServer] is not null)
                         plan.Add(new Scenario(benchmark, protocol, clients, Contender.C, cLoad));
+                    if (echo && protocol.Has(ProtocolTraits.KestrelEcho))
+                        plan.Add(new Scenario(benchmark, protocol, clients, Contender.Kestrel, cLoad));
+                    if (protocol.Has(ProtocolTraits.NodeWsServer) && node.Missing is null)
+                        plan.Add(new Scenario(benchmark, protocol, clients, Contender.NodeWs, cLoad));
                 }
             }
         }

@@ -11,7 +11,7 @@ namespace NetCoreServer.Performance.Suite;
 /// the load client for the seconds asked, stops the server with SIGTERM, and turns what both printed into a row. Every
 /// wait is bounded; a run that fails becomes a row with its <see cref="SuiteRow.Failure"/>, never a hang.
 /// </summary>
-internal sealed class ScenarioRunner(Layout layout, CPeers peers, int seconds)
+internal sealed class ScenarioRunner(Layout layout, CPeers peers, NodeWs node, int seconds)
 {
     /// <summary>Message size of every run, as in NetCoreServer's benchmarks.</summary>
     public const int Size = 32;
@@ -98,6 +98,12 @@ internal sealed class ScenarioRunner(Layout layout, CPeers peers, int seconds)
             return ChildProcess.Start(binary, [.. cArguments]);
         }
 
+        if (scenario.Server == Contender.Kestrel)
+            return ChildProcess.Start(Executables.Dotnet(), layout.Program("KestrelServer"), endpoint.Port.ToString(), protocol.Transport,
+                "--address", Endpoint.Address, "--lifetime", Lifetime.ToString());
+        if (scenario.Server == Contender.NodeWs)
+            return StartNodeWs(protocol, endpoint, multicast);
+
         var program = scenario.Server == Contender.Raw ? "RawEchoServer" : multicast ? "MulticastServer" : "EchoServer";
         List<string> arguments = [layout.Program(program), "--protocol", protocol.Transport, .. endpoint.DotnetArguments,
             "--lifetime", Lifetime.ToString(), "--stats"];
@@ -108,6 +114,25 @@ internal sealed class ScenarioRunner(Layout layout, CPeers peers, int seconds)
         if (multicast)
             arguments.AddRange(["-s", Size.ToString()]);
         return ChildProcess.Start(Executables.Dotnet(), [.. arguments]);
+    }
+
+    private ChildProcess StartNodeWs(ProtocolEntry protocol, Endpoint endpoint, bool multicast)
+    {
+        if (node.Node is null || node.Modules is null)
+            throw new InvalidOperationException($"node ws is not available: {node.Missing}");
+        List<string> arguments = [layout.Script("ws-peer.js"), "--port", endpoint.Port.ToString(), "--address", Endpoint.Address,
+            "--lifetime", Lifetime.ToString(), "--modules", node.Modules];
+        if (protocol.Transport == "wss")
+        {
+            // The certificate our servers and Kestrel serve; our wss server, which runs first in the group, creates it.
+            var pfx = System.IO.Path.Combine(layout.Root, "tools", "certificates", "server.pfx");
+            if (!System.IO.File.Exists(pfx))
+                throw new InvalidOperationException($"{pfx} is missing: run an ssl server of ours once to create it");
+            arguments.AddRange(["--pfx", pfx, "--password", Common.DevelopmentTls.DefaultPassword]);
+        }
+        if (multicast)
+            arguments.AddRange(["--multicast", Size.ToString()]);
+        return ChildProcess.Start(node.Node, [.. arguments]);
     }
 
     private ChildProcess StartClient(Scenario scenario, Endpoint endpoint)

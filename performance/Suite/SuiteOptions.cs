@@ -23,16 +23,16 @@ internal sealed class SuiteOptions : IValidatedOptions
     [Option('c', "clients", Separator = ',', HelpText = "Client counts, comma-separated (default: 1,100).")]
     public IEnumerable<int> Clients { get; set; } = [];
 
-    [Option("load", Default = "dotnet", HelpText = "Load generator for tcp and uds: dotnet (EchoClient, MulticastClient) or c (echo_load, mcast_load from the peers folder).")]
+    [Option("load", Default = "dotnet", HelpText = "Load generator for tcp and uds: dotnet (EchoClient, MulticastClient) or c (echo_load, mcast_load from the peers folder, built with cc).")]
     public string Load { get; set; } = "dotnet";
 
     [Option("out", HelpText = "Folder for suite.json, suite.md and suite.png (default: artifacts/suite of the repository).")]
     public string? Out { get; set; }
 
-    [Option("peers", HelpText = "Folder with the C peers' sources, built with cc when present (default: ../shared/peers beside the repository).")]
+    [Option("peers", HelpText = "Folder with the C peers' sources (echo_epoll.c, mcast_epoll.c, echo_load.c, mcast_load.c), built with cc when it is installed (default: performance/peers of the repository).")]
     public string? Peers { get; set; }
 
-    [Option("no-baselines", Default = false, HelpText = "Run only our servers, no raw .NET or C reference server.")]
+    [Option("no-baselines", Default = false, HelpText = "Run only our servers: no raw .NET, C reference, Kestrel (http, https) or node ws (ws, wss, installed with npm into the output folder) server.")]
     public bool NoBaselines { get; set; }
 
     /// <summary>Set by the suite when it runs itself inside a private network namespace: rows go to stdout as JSON lines.</summary>

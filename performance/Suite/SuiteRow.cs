@@ -14,7 +14,7 @@ internal sealed class SuiteRow
     [JsonPropertyName("clients")]
     public required int Clients { get; init; }
 
-    /// <summary>ours, raw or c.</summary>
+    /// <summary>ours, raw, c, kestrel or node-ws.</summary>
     [JsonPropertyName("server")]
     public required string Server { get; init; }
 
@@ -61,7 +61,7 @@ internal sealed class SuiteRow
     [JsonPropertyName("server_gen0")]
     public int? ServerGen0 { get; init; }
 
-    /// <summary>The server this row is compared with (c, else raw), when one ran in the same group.</summary>
+    /// <summary>The server this row is compared with (see <see cref="Baselines"/>), when one ran in the same group.</summary>
     [JsonPropertyName("baseline")]
     public string? Baseline { get; set; }
 
