@@ -62,12 +62,12 @@ public partial class SslSession : StreamSession
     /// <summary>The peer's certificate, once handshaked: the server's for a client; for a session, the client's (mutual TLS only).</summary>
     public X509Certificate? RemoteCertificate => TlsState.RemoteCertificate(Engine);
 
-    /// <summary>Called when the TLS handshake starts, after OnConnected.</summary>
+    /// <summary>Called when the TLS handshake starts, after OnConnected, on the same thread (the accepting or connecting one).</summary>
     protected virtual void OnHandshaking()
     {
     }
 
-    /// <summary>Called when the TLS handshake has completed; data flows from now on.</summary>
+    /// <summary>Called when the TLS handshake has completed, on the thread that completed it (usually a thread-pool I/O thread); data flows from now on.</summary>
     protected virtual void OnHandshaked()
     {
     }
