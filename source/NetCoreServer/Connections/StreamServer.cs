@@ -20,9 +20,7 @@ namespace NetCoreServer;
 /// </summary>
 /// <typeparam name="TSession">The session type of this server.</typeparam>
 /// <remarks>
-/// A coordinator of three components: the <see cref="AcceptLoop"/> (listener and accepting), the
-/// <see cref="AdmissionControl"/> (caps) and the <see cref="SessionRegistry{TSession}"/> with its
-/// <see cref="MulticastFanout{TSession}"/>. Its hooks are in StreamServer.Hooks.cs.
+/// Design notes: docs/design/server.md.
 /// </remarks>
 public abstract partial class StreamServer<TSession> : StreamServer, IDisposable, IAcceptor
     where TSession : StreamSession
