@@ -10,12 +10,14 @@ namespace NetCoreServer;
 /// <summary>
 /// One accepted TLS connection of an <see cref="SslServer"/>. Hook order: OnConnecting, OnConnected, OnHandshaking,
 /// OnHandshaked, OnEmpty, then data; nothing is received before the handshake completes, and data sent earlier waits
-/// in the queue. A handshake that fails or passes <see cref="SslContext.HandshakeTimeout"/> raises OnError
-/// (AccessDenied when this side rejected the peer's certificate, ProtocolNotSupported when the peer does not speak a TLS this
-/// side accepts — garbage, plaintext, a malformed record, no common version or cipher, or a TLS alert —, TimedOut,
-/// ConnectionAborted when the connection broke) and closes the session with
-/// <see cref="NetCoreServer.DisconnectReason.HandshakeFailed"/>.
+/// in the queue.
 /// </summary>
+/// <remarks>
+/// A handshake that fails or passes <see cref="SslContext.HandshakeTimeout"/> raises OnError and closes the session with
+/// <see cref="NetCoreServer.DisconnectReason.HandshakeFailed"/>: AccessDenied when this side rejected the peer's
+/// certificate; ProtocolNotSupported when the peer does not speak a TLS this side accepts (garbage, plaintext, a
+/// malformed record, no common version or cipher, a TLS alert); TimedOut; ConnectionAborted when the connection broke.
+/// </remarks>
 public partial class SslSession : StreamSession
 {
     /// <summary>Creates a session for <paramref name="server"/>.</summary>
