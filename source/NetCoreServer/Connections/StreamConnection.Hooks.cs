@@ -95,10 +95,12 @@ public abstract partial class StreamConnection
     /// <summary>
     /// Called for socket errors worth reporting (not ordinary endings: reset, abort, refused, shutdown), on the thread
     /// whose operation failed (an I/O thread, or inline in your call).
+    /// </summary>
+    /// <remarks>
     /// <see cref="SocketError.NoBufferSpaceAvailable"/>: a <c>SendAsync</c> or <c>Multicast</c> was refused by
     /// <see cref="OptionSendBufferLimit"/>; the connection stays open, and it is reported once per episode (again only
     /// after the queue fell to <see cref="OptionSendLowWatermark"/>).
-    /// </summary>
+    /// </remarks>
     /// <param name="error">The socket error.</param>
     protected virtual void OnError(SocketError error)
     {

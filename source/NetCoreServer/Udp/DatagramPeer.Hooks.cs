@@ -39,10 +39,12 @@ public abstract partial class DatagramPeer
     /// <summary>
     /// Called for socket errors worth reporting, on the thread that met them. Not reported: the socket closing, and
     /// connection resets or refusals, which on UDP are ICMP echoes of earlier sends (receiving simply goes on).
+    /// </summary>
+    /// <remarks>
     /// <see cref="SocketError.NoBufferSpaceAvailable"/> means a SendAsync was refused by <see cref="OptionSendBufferLimit"/>;
     /// <see cref="SocketError.MessageSize"/> means a datagram longer than <see cref="OptionReceiveBufferLimit"/> was dropped
     /// (or one too long to send was refused).
-    /// </summary>
+    /// </remarks>
     /// <param name="error">The socket error.</param>
     protected virtual void OnError(SocketError error)
     {
