@@ -85,9 +85,10 @@ public abstract partial class StreamConnection
     }
 
     /// <summary>
-    /// Called when the send queue becomes empty (also once right after connecting), on the thread that sent the last
-    /// batch (a thread-pool I/O thread, or inline in <c>SendAsync</c>). A good place to queue more.
+    /// Called when the send queue becomes empty, on the thread that sent the last batch (a thread-pool I/O thread, or
+    /// inline in <c>SendAsync</c>); also once when the connection becomes ready, after OnConnected (OnHandshaked for TLS).
     /// </summary>
+    /// <remarks>A good place to queue more.</remarks>
     protected virtual void OnEmpty()
     {
     }

@@ -118,6 +118,6 @@ public class HttpClientEx : HttpClient
     /// <param name="error">What was wrong.</param>
     protected override void OnReceivedResponseError(HttpResponse response, string error) => _exchange.Refused(error);
 
-    /// <summary>Fails a request still waiting when the connection closes (on OnDisconnected's thread); call the base when overriding.</summary>
+    /// <summary>Fails a request still waiting when the connection closes; call the base when overriding.</summary>
     protected override void OnDisconnected() => _exchange.Closed();
 }
