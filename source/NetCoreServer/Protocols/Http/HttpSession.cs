@@ -83,7 +83,7 @@ public class HttpSession : TcpSession, IHttpServerSessionHost
 
     /// <summary>
     /// Queues a response as one unit (head and body together, never interleaved with another response) and returns at
-    /// once. A HEAD request gets the head only; a request that asked to close the connection is closed once this is out.
+    /// once. A HEAD request gets the head only; when the request asked to close the connection, it closes once this is out.
     /// </summary>
     /// <remarks>
     /// The send limit (<see cref="StreamConnection.OptionSendBufferLimit"/>) never refuses a response: one that does not
