@@ -213,7 +213,7 @@ public sealed class RedisBackplane : IMulticastRelay, IDisposable, IAsyncDisposa
     /// server's multicast), then published. Never waits for Redis.
     /// </summary>
     /// <param name="group">The group's name.</param>
-    /// <param name="payload">The bytes.</param>
+    /// <param name="payload">The bytes; copied before the call returns.</param>
     /// <param name="kind">Raw bytes, or a WebSocket text or binary message.</param>
     /// <returns>False if the server is not started.</returns>
     public bool MulticastToGroup(string group, ReadOnlySpan<byte> payload, MulticastKind kind = MulticastKind.Raw)
@@ -239,7 +239,7 @@ public sealed class RedisBackplane : IMulticastRelay, IDisposable, IAsyncDisposa
     /// look up (no registry of sessions; a node without it ignores the message). Never waits for Redis.
     /// </summary>
     /// <param name="sessionId">The session's id.</param>
-    /// <param name="payload">The bytes.</param>
+    /// <param name="payload">The bytes; copied before the call returns.</param>
     /// <param name="kind">Raw bytes, or a WebSocket text or binary message.</param>
     /// <returns>True if sent here or published; false if it is not here and could not be queued.</returns>
     public bool SendToSession(Guid sessionId, ReadOnlySpan<byte> payload, MulticastKind kind = MulticastKind.Raw)

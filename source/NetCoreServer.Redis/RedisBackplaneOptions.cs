@@ -5,7 +5,7 @@ namespace NetCoreServer.Redis;
 /// <summary>Settings of a <see cref="RedisBackplane"/>; read once when it attaches.</summary>
 public sealed class RedisBackplaneOptions
 {
-    /// <summary>Default of <see cref="MaxQueuedMessages"/>.</summary>
+    /// <summary>Default of <see cref="MaxQueuedMessages"/> (65,536).</summary>
     public const int DefaultMaxQueuedMessages = 65536;
 
     /// <summary>Default of <see cref="MaxQueuedBytes"/> (64 MiB).</summary>
@@ -32,9 +32,12 @@ public sealed class RedisBackplaneOptions
 
     /// <summary>
     /// Largest payload published; a larger one is delivered locally only and counted in <see cref="RedisBackplane.Dropped"/>.
-    /// Redis itself takes values up to 512 MB, but each is held whole in its output buffer for every node (whose
-    /// pub/sub limit, 32 MB by default, disconnects a node that falls behind). Default <see cref="DefaultMaxMessageSize"/>.
+    /// Default <see cref="DefaultMaxMessageSize"/> (16 MiB).
     /// </summary>
+    /// <remarks>
+    /// Redis holds each message whole in every node's output buffer, whose pub/sub limit (32 MB by default) disconnects a
+    /// node that falls behind (docs/design/redis-backplane.md).
+    /// </remarks>
     public int MaxMessageSize { get; set; } = DefaultMaxMessageSize;
 
     /// <summary>

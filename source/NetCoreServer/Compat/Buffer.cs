@@ -59,7 +59,7 @@ public class Buffer
     /// <param name="index">Index into <see cref="Data"/>.</param>
     public byte this[long index] => _data[index];
 
-    /// <summary>The bytes from <see cref="Offset"/> to <see cref="Size"/> (all of them while the cursor is at 0), without copying.</summary>
+    /// <summary>The bytes from <see cref="Offset"/> to <see cref="Size"/> (all of them while the cursor is at 0), without copying; valid until the buffer next changes.</summary>
     public Span<byte> AsSpan() => _data.AsSpan((int)_offset, (int)(_size - _offset));
 
     /// <summary>The whole content (from index 0) decoded as UTF-8.</summary>

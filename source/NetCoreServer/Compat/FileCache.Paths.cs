@@ -29,11 +29,13 @@ public partial class FileCache
 
     /// <summary>
     /// Caches the files below directory <paramref name="path"/> under keys "<paramref name="prefix"/>/relative/path"
-    /// (a prefix of "/" gives "/relative/path"), replacing an earlier insert of the same path. Files are read now,
-    /// as long as they fit under <see cref="MaxTotalSize"/>; the others, and files created later, are read on their
-    /// first lookup. Symlinked directories are not walked now (a cycle could make the walk endless); links to files
-    /// and directories inside <paramref name="path"/> are followed on lookup, links leading outside never.
+    /// (a prefix of "/" gives "/relative/path"), replacing an earlier insert of the same path. Runs the handler on this thread.
     /// </summary>
+    /// <remarks>
+    /// Files are read now, as long as they fit under <see cref="MaxTotalSize"/>; the others, and files created later, are
+    /// read on their first lookup. Symlinked directories are not walked now; links to files and directories inside
+    /// <paramref name="path"/> are followed on lookup, links leading outside never.
+    /// </remarks>
     /// <param name="path">The directory to serve.</param>
     /// <param name="prefix">Key prefix (default "/"); a trailing slash is ignored.</param>
     /// <param name="filter">File name pattern (default "*.*", every file; "*.html", "app-?.js").</param>

@@ -7,24 +7,22 @@ using NetCoreServer.Protocols.Http;
 namespace NetCoreServer;
 
 /// <summary>
-/// Caches values, and the files of directories, in memory by key (a URL path such as "/css/site.css"), with
-/// optional timeouts: NetCoreServer's file cache, bounded and safe to serve from. Thread-safe: every member may be
-/// called from any thread; no user code (an <see cref="InsertHandler"/>) runs while the cache's lock is held.
+/// Caches values, and the files of directories, in memory by key (a URL path such as "/css/site.css"), with optional
+/// timeouts: NetCoreServer's file cache, bounded and safe to serve from. Thread-safe; no user code (an
+/// <see cref="InsertHandler"/>) runs while the cache's lock is held.
+/// </summary>
+/// <remarks>
 /// <para>
-/// <b>Bounded.</b> <see cref="TotalSize"/> (the bytes of every value plus 128 bytes of bookkeeping per entry and
-/// two bytes per key character) never exceeds <see cref="MaxTotalSize"/> (default 256 MiB), which protects the
-/// process from a served tree larger than its memory. Entries read from files are evicted least recently used
-/// first, and read again when asked for; values given to <see cref="Add"/> by hand are never evicted (only their
+/// <b>Bounded.</b> <see cref="TotalSize"/> (the bytes of every value plus 128 bytes per entry and two bytes per key
+/// character) never exceeds <see cref="MaxTotalSize"/> (default 256 MiB). Entries read from files are evicted least
+/// recently used first and read again when asked for; values given to <see cref="Add"/> are never evicted (only their
 /// timeout removes them), so an <see cref="Add"/> that cannot fit returns false.
 /// </para>
 /// <para>
-/// <b>Changes on disk.</b> Instead of a FileSystemWatcher, a lookup of an entry read from a file compares the file's
-/// length and last write time with those it had when read (one stat call, about a microsecond on Linux) and reads it
-/// again when they differ; a file created after <see cref="InsertPath"/> is read on its first lookup, a deleted one
-/// disappears. A lookup after a write therefore sees it at once, with no watcher thread, no inotify watch per
-/// directory, and no lost events. The cost: one stat per lookup of a file entry, one stat per miss under an inserted
-/// prefix, and a rewrite that keeps both the length and the write time (within the file system's timestamp
-/// resolution) goes unnoticed.
+/// <b>Changes on disk.</b> A lookup of an entry read from a file compares the file's length and last write time with
+/// those it had when read, and reads it again when they differ; a file created after <see cref="InsertPath"/> is read
+/// on its first lookup, a deleted one disappears. A rewrite that keeps both the length and the write time goes
+/// unnoticed (docs/design/http-responses.md).
 /// </para>
 /// <para>
 /// <b>Staying inside.</b> Keys are mapped to files below an inserted directory by path segments checked one by one:
@@ -33,12 +31,11 @@ namespace NetCoreServer;
 /// check, by the HTTP lookup (see <c>HttpSession</c>).
 /// </para>
 /// <para>
-/// Differences from NetCoreServer: timeouts are enforced (an entry read from a file is read again after its timeout
-/// instead of being kept forever); file names are used as keys as they are (NetCoreServer URL-decodes them, so
-/// "a+b.txt" became "/a b.txt"); the filter applies to the initial load too; a file that cannot be read is skipped
-/// instead of failing <see cref="InsertPath"/>.
+/// Differences from NetCoreServer: timeouts are enforced (a file entry is read again after its timeout); file names
+/// are keys as they are (not URL-decoded); the filter applies to the initial load too; a file that cannot be read is
+/// skipped instead of failing <see cref="InsertPath"/>.
 /// </para>
-/// </summary>
+/// </remarks>
 public partial class FileCache : IDisposable
 {
     /// <summary>

@@ -21,7 +21,7 @@ public enum DisconnectReason
     /// <summary>A user hook threw; the exception went to <c>OnHandlerException</c>.</summary>
     HandlerException = 5,
 
-    /// <summary>Queued data could not be delivered before the disconnect timeout expired.</summary>
+    /// <summary>A timeout ended the connection: the idle timeout, a protocol's timeout, or queued data not delivered before the disconnect timeout.</summary>
     Timeout = 6,
 
     /// <summary>The TLS handshake failed or timed out; the error went to <c>OnError</c>.</summary>

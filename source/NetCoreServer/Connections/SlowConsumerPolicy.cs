@@ -4,7 +4,7 @@ namespace NetCoreServer;
 public enum SlowConsumerPolicy
 {
     /// <summary>
-    /// The session skips the message and stays connected (NetCoreServer's behaviour): it misses that message, so a framed
+    /// The default: the session skips the message and stays connected (NetCoreServer's behaviour): it misses that message, so a framed
     /// protocol must be able to tell. The refusal is reported once per episode through the session's <c>OnError</c>
     /// (<c>NoBufferSpaceAvailable</c>).
     /// </summary>

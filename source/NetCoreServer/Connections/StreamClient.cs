@@ -169,14 +169,14 @@ public abstract class StreamClient : StreamConnection
     }
 
     /// <summary>
-    /// Disconnects gracefully: data already accepted is handed to the socket, the sending side is shut down (the server
-    /// sees end of stream after that data), the socket closes, OnDisconnected runs, and then this returns (bounded by
-    /// <see cref="StreamConnection.OptionDisconnectTimeout"/>). Unlike <see cref="DisconnectAndWaitAsync"/> it does not
-    /// wait for the server to end its side: a thread blocked here must not wait on a peer that may need the thread pool
-    /// this thread belongs to (a server in the same process). Called from inside one of this client's hooks, or on an
-    /// event loop's thread (whose loop the close may need), it starts the disconnect and returns without waiting. A
-    /// connect under way is cancelled.
+    /// Disconnects gracefully and returns after OnDisconnected ran: queued data goes out, the sending side shuts down, the
+    /// socket closes (bounded by <see cref="StreamConnection.OptionDisconnectTimeout"/>). A connect under way is cancelled.
     /// </summary>
+    /// <remarks>
+    /// Unlike <see cref="DisconnectAndWaitAsync"/> it does not wait for the server to end its side (that server may need
+    /// this thread's pool). Inside one of this client's hooks, or on an event loop's thread, it starts the disconnect and
+    /// returns without waiting.
+    /// </remarks>
     /// <returns>False if neither connected nor connecting.</returns>
     public virtual bool Disconnect()
     {
@@ -348,7 +348,7 @@ public abstract class StreamClient : StreamConnection
     /// <c>OnReceivedMessage</c> still runs for each. At most <paramref name="capacity"/> wait unread: then the client
     /// reads nothing more from the socket until the loop takes one. One enumeration at a time.
     /// </summary>
-    /// <param name="capacity">Messages that may wait unread.</param>
+    /// <param name="capacity">Messages that may wait unread. Default 64.</param>
     /// <param name="cancellationToken">Ends the enumeration (with <see cref="OperationCanceledException"/>).</param>
     /// <returns>The messages.</returns>
     /// <exception cref="InvalidOperationException">Neither framing nor an upgraded WebSocket, or another enumeration runs.</exception>

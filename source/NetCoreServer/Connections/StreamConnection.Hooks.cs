@@ -41,16 +41,16 @@ public abstract partial class StreamConnection
     }
 
     /// <summary>
-    /// Called for each chunk of received data, on a thread-pool I/O thread; calls for one connection never overlap.
-    /// The buffer is pooled: it is valid only until this method returns, so copy what you keep. The next read
-    /// starts when this returns, so a slow handler slows the peer (TCP backpressure) instead of growing memory.
+    /// Called for each chunk of received data, on a thread-pool I/O thread (the loop's thread with event loops); calls
+    /// for one connection never overlap. The buffer is pooled and valid only until this returns: copy what you keep.
     /// </summary>
     /// <remarks>
     /// On HTTP and WebSocket connections, as in NetCoreServer, this is where the protocol parses: an override sees
     /// every raw chunk, its <c>base.OnReceived</c> parses it (raising OnReceivedRequest, OnWsReceived...), and one that
-    /// does not call base turns parsing off. Without an override the bytes go to the parser directly.
+    /// does not call base turns parsing off. Without an override the bytes go to the parser directly. The next read
+    /// starts when this returns, so a slow handler slows the peer (TCP backpressure) instead of growing memory.
     /// </remarks>
-    /// <param name="buffer">Buffer holding the data.</param>
+    /// <param name="buffer">Pooled buffer holding the data; valid only during the call.</param>
     /// <param name="offset">Offset of the data in <paramref name="buffer"/>.</param>
     /// <param name="size">Number of bytes received.</param>
     protected virtual void OnReceived(byte[] buffer, long offset, long size) => FeedProtocol(buffer, offset, size);
@@ -59,7 +59,7 @@ public abstract partial class StreamConnection
     /// Called for each whole message when <see cref="Framing"/> is set, in order, on the receive thread, however TCP split
     /// or joined them. The span is valid during the call only (it points into the receive buffer): copy what you keep.
     /// </summary>
-    /// <param name="message">The message, without its length prefix or delimiter.</param>
+    /// <param name="message">The message, without its length prefix or delimiter; valid only during the call.</param>
     protected virtual void OnReceivedMessage(ReadOnlySpan<byte> message)
     {
     }
@@ -84,24 +84,31 @@ public abstract partial class StreamConnection
     {
     }
 
-    /// <summary>Called when the send queue becomes empty (also once right after connecting). A good place to queue more.</summary>
+    /// <summary>
+    /// Called when the send queue becomes empty, on the thread that sent the last batch (a thread-pool I/O thread, or
+    /// inline in <c>SendAsync</c>); also once when the connection becomes ready, after OnConnected (OnHandshaked for TLS).
+    /// </summary>
+    /// <remarks>A good place to queue more.</remarks>
     protected virtual void OnEmpty()
     {
     }
 
     /// <summary>
-    /// Called for socket errors worth reporting (not ordinary endings: reset, abort, refused, shutdown).
+    /// Called for socket errors worth reporting (not ordinary endings: reset, abort, refused, shutdown), on the thread
+    /// whose operation failed (an I/O thread, or inline in your call).
+    /// </summary>
+    /// <remarks>
     /// <see cref="SocketError.NoBufferSpaceAvailable"/>: a <c>SendAsync</c> or <c>Multicast</c> was refused by
     /// <see cref="OptionSendBufferLimit"/>; the connection stays open, and it is reported once per episode (again only
     /// after the queue fell to <see cref="OptionSendLowWatermark"/>).
-    /// </summary>
+    /// </remarks>
     /// <param name="error">The socket error.</param>
     protected virtual void OnError(SocketError error)
     {
     }
 
     /// <summary>
-    /// Called when one of this connection's hooks threw. The connection is then closed at once with
+    /// Called on the thread of the hook that threw, after it threw. The connection is then closed at once with
     /// <see cref="NetCoreServer.DisconnectReason.HandlerException"/>. The default writes the exception to
     /// <see cref="Trace"/>; override to log it your way.
     /// </summary>

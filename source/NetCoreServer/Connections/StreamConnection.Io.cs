@@ -30,7 +30,7 @@ public abstract partial class StreamConnection
     /// queued behind earlier data and the call waits until it has been handed over. Raises <see cref="OnSent"/>. On an
     /// event loop's thread it queues and returns as <c>SendAsync</c> does: waiting there could wait for the loop.
     /// </summary>
-    /// <param name="buffer">Data to send.</param>
+    /// <param name="buffer">Data to send; not kept after the call returns.</param>
     /// <returns>Bytes sent; 0 when not connected.</returns>
     public virtual long Send(ReadOnlySpan<byte> buffer) => Engine?.SendBlocking(buffer) ?? 0;
 
@@ -137,7 +137,7 @@ public abstract partial class StreamConnection
     /// Sends one message framed by <see cref="Framing"/> (its length prefix or delimiter added), synchronously, as
     /// <see cref="Send(ReadOnlySpan{byte})"/> does; prefix, message and delimiter go as one unit.
     /// </summary>
-    /// <param name="message">The message.</param>
+    /// <param name="message">The message; not kept after the call returns.</param>
     /// <returns>Bytes sent with the framing; 0 when not connected.</returns>
     /// <exception cref="InvalidOperationException"><see cref="Framing"/> is not set.</exception>
     /// <exception cref="ArgumentException">The message is over the framing's maximum, or contains its delimiter.</exception>
@@ -153,7 +153,7 @@ public abstract partial class StreamConnection
     }
 
     /// <summary>Queues one message framed by <see cref="Framing"/> and returns at once, as <see cref="SendAsync(ReadOnlySpan{byte})"/> does.</summary>
-    /// <param name="message">The message (copied).</param>
+    /// <param name="message">The message (copied before the call returns).</param>
     /// <returns>True when queued.</returns>
     /// <exception cref="InvalidOperationException"><see cref="Framing"/> is not set.</exception>
     /// <exception cref="ArgumentException">The message is over the framing's maximum, or contains its delimiter.</exception>

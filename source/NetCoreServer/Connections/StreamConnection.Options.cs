@@ -40,11 +40,13 @@ public abstract partial class StreamConnection
 
     /// <summary>
     /// When the bytes waiting to be sent pass this many, the connection becomes unwritable
-    /// (<see cref="OnWritabilityChanged"/>(false)) and, with <see cref="OptionStopReadingWhenUnwritable"/> (server
-    /// sessions by default), stops reading from its peer until they fall to <see cref="OptionSendLowWatermark"/>.
-    /// Default 1 MiB (never above <see cref="OptionSendBufferLimit"/>); 0 turns writability tracking and backpressure off
-    /// (reading never stops, as in NetCoreServer).
+    /// (<see cref="OnWritabilityChanged"/>(false)). Default 1 MiB (never above <see cref="OptionSendBufferLimit"/>); 0 turns it off.
     /// </summary>
+    /// <remarks>
+    /// With <see cref="OptionStopReadingWhenUnwritable"/> (server sessions by default) an unwritable connection stops
+    /// reading from its peer until the bytes fall to <see cref="OptionSendLowWatermark"/>. At 0 there is no writability
+    /// tracking and no backpressure: reading never stops, as in NetCoreServer.
+    /// </remarks>
     /// <exception cref="ArgumentOutOfRangeException">The value is negative.</exception>
     public long OptionSendHighWatermark
     {

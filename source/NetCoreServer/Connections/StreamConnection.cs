@@ -89,11 +89,14 @@ public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
 
     /// <summary>
     /// How whole messages are cut out of the byte stream (<see cref="MessageFraming.Lines"/>, a length prefix, a
-    /// delimiter), or null for raw bytes. When set, received bytes go to <see cref="OnReceivedMessage"/> one message at
-    /// a time instead of <see cref="OnReceived"/>, and <see cref="SendMessage(ReadOnlySpan{byte})"/> frames what it sends.
-    /// A session takes its server's <c>Framing</c> unless it set its own. Set it before the connection starts receiving.
-    /// An <see cref="OnReceived"/> override sees the raw bytes first; messages are cut only from what it passes to <c>base.OnReceived</c>.
+    /// delimiter), or null (the default) for raw bytes. Set it before the connection starts receiving.
     /// </summary>
+    /// <remarks>
+    /// When set, received bytes go to <see cref="OnReceivedMessage"/> one message at a time instead of
+    /// <see cref="OnReceived"/>, and <see cref="SendMessage(ReadOnlySpan{byte})"/> frames what it sends. A session takes its
+    /// server's <c>Framing</c> unless it set its own. An <see cref="OnReceived"/> override sees the raw bytes first;
+    /// messages are cut only from what it passes to <c>base.OnReceived</c>.
+    /// </remarks>
     /// <exception cref="InvalidOperationException">The connection already speaks another protocol (HTTP, WebSocket).</exception>
     public MessageFraming? Framing
     {

@@ -17,12 +17,12 @@ public abstract partial class StreamServer<TSession>
     {
     }
 
-    /// <summary>Called when <see cref="Stop"/> begins, before sessions are disconnected.</summary>
+    /// <summary>Called when <see cref="Stop"/> begins, before sessions are disconnected; on the thread calling <see cref="Stop"/>.</summary>
     protected virtual void OnStopping()
     {
     }
 
-    /// <summary>Called when the server has stopped and its sessions have closed.</summary>
+    /// <summary>Called when the server has stopped and its sessions have closed (or, inside a hook, were told to); on the thread calling <see cref="Stop"/>.</summary>
     protected virtual void OnStopped()
     {
     }
@@ -64,14 +64,14 @@ public abstract partial class StreamServer<TSession>
     {
     }
 
-    /// <summary>Called after the session's own OnDisconnected; the session is unregistered right after.</summary>
+    /// <summary>Called after the session's own OnDisconnected, on the same thread (a thread-pool thread, or the one that closed the socket); the session is unregistered right after.</summary>
     /// <param name="session">The disconnected session.</param>
     protected virtual void OnDisconnected(TSession session)
     {
     }
 
     /// <summary>
-    /// Called when <see cref="CreateSession"/> or a server hook raised by the accept loop threw; that connection is closed
+    /// Called on the accepting thread when <see cref="CreateSession"/> or a server hook raised by the accept loop threw; that connection is closed
     /// and accepting goes on. The default writes the exception to <see cref="System.Diagnostics.Trace"/>.
     /// </summary>
     /// <param name="exception">What was thrown.</param>
@@ -80,7 +80,7 @@ public abstract partial class StreamServer<TSession>
         System.Diagnostics.Trace.TraceError("NetCoreServer: {0} {1} failed to accept a connection: {2}", GetType().Name, Id, exception);
     }
 
-    /// <summary>Called for errors on the listening socket and on accepted sockets (ordinary resets and aborts are not reported).</summary>
+    /// <summary>Called for errors on the listening socket and on accepted sockets, on the accepting thread (ordinary resets and aborts are not reported).</summary>
     /// <param name="error">The socket error.</param>
     protected virtual void OnError(SocketError error)
     {

@@ -9,13 +9,14 @@ using NetCoreServer.Transports;
 namespace NetCoreServer;
 
 /// <summary>
-/// What every stream server has whatever its session type: the options its sessions start with, the byte counters
-/// they add to, and the server hooks they raise. Sessions are not generic (NetCoreServer's
-/// <c>TcpSession(TcpServer)</c>), so this is how a session reaches its <see cref="StreamServer{TSession}"/>. Public as
-/// the type that holds any stream server (TCP, TLS, Unix socket) for code that reads its options or counters; its
-/// constructor is not reachable outside the library, so servers derive from <see cref="TcpServer"/>,
-/// <see cref="SslServer"/> or <see cref="UdsServer"/>.
+/// Any stream server (TCP, TLS, Unix socket) whatever its session type: the options its sessions start with, the byte
+/// counters they add to, and the server hooks they raise. Derive from <see cref="TcpServer"/>, <see cref="SslServer"/>
+/// or <see cref="UdsServer"/>; this type's constructor is not reachable outside the library.
 /// </summary>
+/// <remarks>
+/// Sessions are not generic (NetCoreServer's <c>TcpSession(TcpServer)</c>), so this is how a session reaches its
+/// <see cref="StreamServer{TSession}"/>.
+/// </remarks>
 public abstract class StreamServer
 {
     private long _bytesSent;

@@ -20,9 +20,7 @@ namespace NetCoreServer;
 /// </summary>
 /// <typeparam name="TSession">The session type of this server.</typeparam>
 /// <remarks>
-/// A coordinator of three components: the <see cref="AcceptLoop"/> (listener and accepting), the
-/// <see cref="AdmissionControl"/> (caps) and the <see cref="SessionRegistry{TSession}"/> with its
-/// <see cref="MulticastFanout{TSession}"/>. Its hooks are in StreamServer.Hooks.cs.
+/// Design notes: docs/design/server.md.
 /// </remarks>
 public abstract partial class StreamServer<TSession> : StreamServer, IDisposable, IAcceptor
     where TSession : StreamSession
@@ -224,7 +222,7 @@ public abstract partial class StreamServer<TSession> : StreamServer, IDisposable
     /// message and gets <c>OnError(NoBufferSpaceAvailable)</c> once per episode). Sessions' <c>SendAsync</c> overrides are not called.
     /// With a <see cref="StreamServer.MulticastRelay"/> (a backplane), the bytes then go to it as <see cref="MulticastKind.Raw"/>.
     /// </summary>
-    /// <param name="buffer">Data to send.</param>
+    /// <param name="buffer">Data to send (copied once before the call returns).</param>
     /// <returns>False if the server is not started; true otherwise (also for empty data).</returns>
     public virtual bool Multicast(ReadOnlySpan<byte> buffer)
     {
@@ -270,8 +268,8 @@ public abstract partial class StreamServer<TSession> : StreamServer, IDisposable
     private protected virtual bool SendKind(TSession session, MulticastKind kind, ReadOnlySpan<byte> payload) => session.SendAsync(payload);
 
     /// <summary>
-    /// The framing its sessions speak (<see cref="MessageFraming.Lines"/>, a length prefix, a delimiter), or null for raw
-    /// bytes: a session made after it is set takes it unless it set its own <c>Framing</c>, and
+    /// The framing its sessions speak (<see cref="MessageFraming.Lines"/>, a length prefix, a delimiter), or null (the
+    /// default) for raw bytes: a session made after it is set takes it unless it set its own <c>Framing</c>, and
     /// <see cref="MulticastMessage(ReadOnlySpan{byte})"/> frames with it. Set it before <c>Start</c>.
     /// </summary>
     public MessageFraming? Framing { get; set; }

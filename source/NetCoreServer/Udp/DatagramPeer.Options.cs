@@ -18,10 +18,12 @@ public abstract partial class DatagramPeer
 
     /// <summary>
     /// Kernel receive buffer (SO_RCVBUF) in bytes; 0 (the default) keeps the system value. Datagrams that arrive while
-    /// it is full are dropped by the kernel, so raise it for bursts. Linux caps it at net.core.rmem_max. Unlike the
-    /// stream classes' <c>OptionReceiveBufferSize</c> (the first in-process buffer), this sizes the kernel's buffer,
-    /// as in NetCoreServer's UDP classes; the in-process buffer is one datagram of <see cref="OptionReceiveBufferLimit"/>.
+    /// it is full are dropped by the kernel, so raise it for bursts (Linux caps it at net.core.rmem_max).
     /// </summary>
+    /// <remarks>
+    /// Unlike the stream classes' <c>OptionReceiveBufferSize</c> (the first in-process buffer), this sizes the kernel's
+    /// buffer, as in NetCoreServer's UDP classes; the in-process buffer is one datagram of <see cref="OptionReceiveBufferLimit"/>.
+    /// </remarks>
     public int OptionReceiveBufferSize { get; set; }
 
     /// <summary>Kernel send buffer (SO_SNDBUF) in bytes; 0 (the default) keeps the system value.</summary>
@@ -68,16 +70,15 @@ public abstract partial class DatagramPeer
     }
 
     /// <summary>
-    /// Receive on a thread of this socket's own, with blocking calls, instead of through the runtime's socket engine
-    /// (default false). Read when the socket opens. Each datagram then costs one receive and one send system call and
-    /// no hand-off between threads: the runtime's engine otherwise waits in epoll, wakes a pool thread per burst and
-    /// re-arms the socket, which on a busy server costs more than the datagram itself. The price: one thread per
-    /// socket, parked in the kernel while no datagram comes; <see cref="OnReceived"/>, and the sending that a
-    /// <c>SendAsync</c> from it does inline, run on that thread, so a hook that blocks holds up this socket's receiving
-    /// (as it does in the default mode, where receives are one at a time too). Datagrams that SendAsync queues are sent
-    /// with blocking calls, which wait only while the kernel's send buffer is full. Suits a server that handles
-    /// datagrams as they come (game and device servers, with <see cref="OptionContinuousReceive"/>).
+    /// Receive on a thread of this socket's own with blocking calls instead of the runtime's socket engine (default
+    /// false; read when the socket opens). <see cref="OnReceived"/>, and a <c>SendAsync</c> made from it, then run on that thread.
     /// </summary>
+    /// <remarks>
+    /// Costs one thread per socket, parked in the kernel while no datagram comes; a hook that blocks holds up this
+    /// socket's receiving. Queued datagrams are sent with blocking calls, which wait only while the kernel's send buffer
+    /// is full. Suits servers that handle datagrams as they come, with <see cref="OptionContinuousReceive"/>
+    /// (docs/design/transports.md).
+    /// </remarks>
     public bool OptionReceiveThread
     {
         get => _options.ReceiveThread;

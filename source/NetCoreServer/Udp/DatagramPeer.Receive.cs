@@ -14,11 +14,13 @@ public abstract partial class DatagramPeer
     public virtual long Receive(ref EndPoint endpoint, byte[] buffer) => Receive(ref endpoint, buffer, 0, buffer.Length);
 
     /// <summary>
-    /// Blocking receive of one datagram with ReceiveFrom, for code that does not use <see cref="ReceiveAsync"/> (do not
-    /// mix the two on one socket: each datagram goes to only one of them). Raises <see cref="OnReceived"/> on the calling
-    /// thread, as NetCoreServer does. A datagram longer than <paramref name="size"/> is reported as
-    /// <see cref="System.Net.Sockets.SocketError.MessageSize"/> and gives 0.
+    /// Blocking receive of one datagram with ReceiveFrom, for code that does not use <see cref="ReceiveAsync"/>; raises
+    /// <see cref="OnReceived"/> on the calling thread, as NetCoreServer does.
     /// </summary>
+    /// <remarks>
+    /// Do not mix the two on one socket: each datagram goes to only one of them. A datagram longer than
+    /// <paramref name="size"/> is reported as <see cref="System.Net.Sockets.SocketError.MessageSize"/> and gives 0.
+    /// </remarks>
     /// <param name="endpoint">Set to the sender's endpoint.</param>
     /// <param name="buffer">Buffer to receive into.</param>
     /// <param name="offset">Where in <paramref name="buffer"/> to start.</param>
@@ -49,11 +51,13 @@ public abstract partial class DatagramPeer
     }
 
     /// <summary>
-    /// NetCoreServer's one-shot receive: asks for the next datagram, delivered to <see cref="OnReceived"/>. Call it again
-    /// (from OnReceived, OnSent or anywhere) for the one after; as in NetCoreServer at most one receive is outstanding,
-    /// so calls made while it is pending change nothing. With <see cref="OptionContinuousReceive"/> receiving never
-    /// stops and this is not needed. Never recurses, whatever the burst: from inside OnReceived it only records the
-    /// request. Otherwise a datagram already waiting may be delivered on the calling thread before this returns.
+    /// NetCoreServer's one-shot receive: asks for the next datagram, delivered to <see cref="OnReceived"/>; call it again
+    /// (from OnReceived, OnSent or anywhere) for the one after. Not needed with <see cref="OptionContinuousReceive"/>.
     /// </summary>
+    /// <remarks>
+    /// At most one receive is outstanding, so calls made while it is pending change nothing. From inside OnReceived it
+    /// only records the request (never recurses); elsewhere a datagram already waiting may be delivered on the calling
+    /// thread before this returns.
+    /// </remarks>
     public virtual void ReceiveAsync() => OpenEngine?.RequestReceive();
 }

@@ -78,11 +78,13 @@ public abstract partial class DatagramPeer
         => SendAsync(endpoint, buffer.AsSpan(checked((int)offset), checked((int)size)));
 
     /// <summary>
-    /// Copies one datagram into the send queue and returns; the send loop hands queued datagrams to the socket one
-    /// by one and raises <see cref="OnSent"/> for each. When nothing else is being sent the datagram usually goes out
-    /// (and OnSent runs) on the calling thread before this returns, as in NetCoreServer. Safe from any thread; never
-    /// throws after close. Datagrams still queued when the socket closes from inside a hook are dropped.
+    /// Copies one datagram into the send queue and returns; the send loop hands it to the socket and raises
+    /// <see cref="OnSent"/>. Safe from any thread; never throws after close.
     /// </summary>
+    /// <remarks>
+    /// When nothing else is being sent the datagram usually goes out (and OnSent runs) on the calling thread before this
+    /// returns, as in NetCoreServer. Datagrams still queued when the socket closes from inside a hook are dropped.
+    /// </remarks>
     /// <param name="endpoint">Where to send.</param>
     /// <param name="buffer">The datagram (copied before the call returns).</param>
     /// <returns>

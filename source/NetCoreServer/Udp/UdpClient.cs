@@ -63,19 +63,23 @@ public partial class UdpClient : DatagramPeer
 
     /// <summary>
     /// Bind to the endpoint's port on any address instead of an ephemeral port, as a multicast receiver must (default
-    /// false; set by <see cref="SetupMulticast"/>). Applied on Connect. On Linux the socket then receives only the groups
-    /// it joined itself: IP_MULTICAST_ALL is turned off, where the system default would also deliver every group joined
-    /// by any other socket on the host to this port.
+    /// false; set by <see cref="SetupMulticast"/>). Applied on Connect.
     /// </summary>
+    /// <remarks>
+    /// On Linux the socket then receives only the groups it joined itself: IP_MULTICAST_ALL is turned off, where the
+    /// system default would also deliver every group joined by any other socket on the host to this port.
+    /// </remarks>
     public bool OptionMulticast { get; set; }
 
     /// <summary>
     /// Opens the socket: resolves the server endpoint, binds (an ephemeral port, or the endpoint's port with
-    /// <see cref="OptionMulticast"/>) and starts. Receiving starts when <see cref="DatagramPeer.ReceiveAsync"/> is called
-    /// (typically from OnConnected), or by itself with <see cref="DatagramPeer.OptionContinuousReceive"/>. Hooks, on this
-    /// thread: OnConnecting, OnConnected; a failed bind raises OnError, OnDisconnecting and OnDisconnected instead, as in
-    /// NetCoreServer (so a client that reconnects from OnDisconnected retries after a failed Connect too).
+    /// <see cref="OptionMulticast"/>) and starts. Hooks, on this thread: OnConnecting, OnConnected.
     /// </summary>
+    /// <remarks>
+    /// Receiving starts when <see cref="DatagramPeer.ReceiveAsync"/> is called (typically from OnConnected), or by itself
+    /// with <see cref="DatagramPeer.OptionContinuousReceive"/>. A failed bind raises OnError, OnDisconnecting and
+    /// OnDisconnected instead, as in NetCoreServer (so a client that reconnects from OnDisconnected retries then too).
+    /// </remarks>
     /// <returns>True when connected; false if already connected or the socket could not be bound.</returns>
     public virtual bool Connect()
     {

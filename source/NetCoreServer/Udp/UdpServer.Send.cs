@@ -18,12 +18,14 @@ public partial class UdpServer
 
     /// <summary>
     /// Sends one datagram to <see cref="DatagramPeer.Endpoint"/>, the endpoint this server is bound to, with the blocking
-    /// <see cref="DatagramPeer.Send(System.Net.EndPoint, ReadOnlySpan{byte})"/> (OnSent runs on the calling thread), as
-    /// NetCoreServer's UdpServer.Send does. That is the bound endpoint even for a server started with a multicast
-    /// endpoint: to reach the group use <see cref="Multicast(ReadOnlySpan{byte})"/>. A server bound to a unicast address
-    /// such as 127.0.0.1 gets the datagram back itself (OnReceived, when it is receiving).
+    /// <see cref="DatagramPeer.Send(System.Net.EndPoint, ReadOnlySpan{byte})"/>; OnSent runs on the calling thread.
     /// </summary>
-    /// <param name="buffer">The datagram.</param>
+    /// <remarks>
+    /// As NetCoreServer's UdpServer.Send, this is the bound endpoint even for a server started with a multicast endpoint:
+    /// to reach the group use <see cref="Multicast(ReadOnlySpan{byte})"/>. A server bound to a unicast address such as
+    /// 127.0.0.1 gets the datagram back itself (OnReceived, when it is receiving).
+    /// </remarks>
+    /// <param name="buffer">The datagram; not kept after the call returns.</param>
     /// <returns>Bytes sent; 0 when not started or on error.</returns>
     public virtual long Send(ReadOnlySpan<byte> buffer) => Send(Endpoint, buffer);
 

@@ -4,8 +4,8 @@ namespace NetCoreServer;
 public enum PendingHandshakePolicy
 {
     /// <summary>
-    /// The oldest pending handshake is dropped (its connection closed, <c>HandshakeFailed</c>) to make room for the new
-    /// one. Peers that open connections and never finish their handshake then cannot keep a good client waiting: its
+    /// The default: the oldest pending handshake is dropped (its connection closed, <c>HandshakeFailed</c>) to make room
+    /// for the new one. Peers that open connections and never finish their handshake then cannot keep a good client waiting: its
     /// handshake only has to finish before the flood opens the cap's worth of connections after it.
     /// </summary>
     DropOldest = 0,

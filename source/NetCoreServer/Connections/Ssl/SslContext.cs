@@ -80,13 +80,13 @@ public class SslContext
     /// <summary>Allowed protocol versions (default TLS 1.3; use <c>Tls12 | Tls13</c> to accept both).</summary>
     public SslProtocols Protocols { get; set; }
 
-    /// <summary>The server certificate (or the client certificate for mutual TLS). Replaceable while running.</summary>
+    /// <summary>The server certificate (or the client certificate for mutual TLS); default null. Replaceable while running.</summary>
     public X509Certificate? Certificate { get; set; }
 
-    /// <summary>Certificates to choose from: the first is used by servers when <see cref="Certificate"/> is null; clients offer them all.</summary>
+    /// <summary>Certificates to choose from (default null): the first is used by servers when <see cref="Certificate"/> is null; clients offer them all.</summary>
     public X509Certificate2Collection? Certificates { get; set; }
 
-    /// <summary>Validates the peer's certificate; null means the platform's validation (trusted chain, matching name).</summary>
+    /// <summary>Validates the peer's certificate; null (the default) means the platform's validation (trusted chain, matching name).</summary>
     public RemoteCertificateValidationCallback? CertificateValidationCallback { get; set; }
 
     /// <summary>Servers ask for and require a client certificate (mutual TLS). Default false.</summary>
@@ -94,11 +94,11 @@ public class SslContext
 
     /// <summary>
     /// SNI: chooses the server certificate from the host name the client asked for (null when the client sent none).
-    /// Returning null falls back to <see cref="Certificate"/>.
+    /// Returning null falls back to <see cref="Certificate"/>. Default null: always <see cref="Certificate"/>. Runs on the handshake's thread.
     /// </summary>
     public Func<string?, X509Certificate?>? ServerCertificateSelector { get; set; }
 
-    /// <summary>ALPN protocols offered (client) or accepted (server), in preference order; null or empty sends none.</summary>
+    /// <summary>ALPN protocols offered (client) or accepted (server), in preference order; null (the default) or empty sends none.</summary>
     public List<SslApplicationProtocol>? ApplicationProtocols { get; set; }
 
     /// <summary>

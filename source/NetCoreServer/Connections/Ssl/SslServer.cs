@@ -100,13 +100,13 @@ public class SslServer : StreamServer<SslSession>
     /// <returns>A new <see cref="SslSession"/>.</returns>
     protected override SslSession CreateSession() => new(this);
 
-    /// <summary>Called after the session's own OnHandshaking, when its TLS handshake starts.</summary>
+    /// <summary>Called after the session's own OnHandshaking, when its TLS handshake starts; on the accepting thread.</summary>
     /// <param name="session">The session.</param>
     protected virtual void OnHandshaking(SslSession session)
     {
     }
 
-    /// <summary>Called after the session's own OnHandshaked; data flows from now on.</summary>
+    /// <summary>Called after the session's own OnHandshaked, on the same thread; data flows from now on.</summary>
     /// <param name="session">The session.</param>
     protected virtual void OnHandshaked(SslSession session)
     {

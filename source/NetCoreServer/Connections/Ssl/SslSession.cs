@@ -10,12 +10,14 @@ namespace NetCoreServer;
 /// <summary>
 /// One accepted TLS connection of an <see cref="SslServer"/>. Hook order: OnConnecting, OnConnected, OnHandshaking,
 /// OnHandshaked, OnEmpty, then data; nothing is received before the handshake completes, and data sent earlier waits
-/// in the queue. A handshake that fails or passes <see cref="SslContext.HandshakeTimeout"/> raises OnError
-/// (AccessDenied when this side rejected the peer's certificate, ProtocolNotSupported when the peer does not speak a TLS this
-/// side accepts — garbage, plaintext, a malformed record, no common version or cipher, or a TLS alert —, TimedOut,
-/// ConnectionAborted when the connection broke) and closes the session with
-/// <see cref="NetCoreServer.DisconnectReason.HandshakeFailed"/>.
+/// in the queue.
 /// </summary>
+/// <remarks>
+/// A handshake that fails or passes <see cref="SslContext.HandshakeTimeout"/> raises OnError and closes the session with
+/// <see cref="NetCoreServer.DisconnectReason.HandshakeFailed"/>: AccessDenied when this side rejected the peer's
+/// certificate; ProtocolNotSupported when the peer does not speak a TLS this side accepts (garbage, plaintext, a
+/// malformed record, no common version or cipher, a TLS alert); TimedOut; ConnectionAborted when the connection broke.
+/// </remarks>
 public partial class SslSession : StreamSession
 {
     /// <summary>Creates a session for <paramref name="server"/>.</summary>
@@ -62,12 +64,12 @@ public partial class SslSession : StreamSession
     /// <summary>The peer's certificate, once handshaked: the server's for a client; for a session, the client's (mutual TLS only).</summary>
     public X509Certificate? RemoteCertificate => TlsState.RemoteCertificate(Engine);
 
-    /// <summary>Called when the TLS handshake starts, after OnConnected.</summary>
+    /// <summary>Called when the TLS handshake starts, after OnConnected, on the same thread (the accepting or connecting one).</summary>
     protected virtual void OnHandshaking()
     {
     }
 
-    /// <summary>Called when the TLS handshake has completed; data flows from now on.</summary>
+    /// <summary>Called when the TLS handshake has completed, on the thread that completed it (usually a thread-pool I/O thread); data flows from now on.</summary>
     protected virtual void OnHandshaked()
     {
     }

@@ -10,6 +10,8 @@ namespace NetCoreServer;
 /// only the endpoint differs (a file path). Setting a TCP-only option (OptionNoDelay, OptionKeepAlive, OptionDualMode,
 /// OptionMaxSessionsPerAddress...) throws <see cref="NotSupportedException"/>; <c>Address</c> is the path and
 /// <c>Port</c> is 0.
+/// </summary>
+/// <remarks>
 /// <para>
 /// The socket file: Start removes a socket file left by a dead server (nobody answers on it) and binds there. Start
 /// fails with a <see cref="SocketException"/> whose <see cref="SocketException.SocketErrorCode"/> is
@@ -22,7 +24,7 @@ namespace NetCoreServer;
 /// The file type and identity are read on Linux (statx). Elsewhere the server behaves as NetCoreServer does: any
 /// existing file that does not answer as a socket is removed on Start, and the path is removed on Stop.
 /// </para>
-/// </summary>
+/// </remarks>
 public class UdsServer : StreamServer<UdsSession>
 {
     /// <summary>Creates a server listening on a socket file.</summary>

@@ -38,9 +38,9 @@ public abstract class MessageFraming
     /// Messages preceded by their length: <paramref name="lengthBytes"/> of 1, 2, 4 or 8, big-endian (network order) by
     /// default, counting the payload only unless <paramref name="lengthIncludesHeader"/>.
     /// </summary>
-    /// <param name="lengthBytes">Size of the length field: 1, 2, 4 or 8.</param>
-    /// <param name="bigEndian">Byte order of the length field.</param>
-    /// <param name="lengthIncludesHeader">True when the length counts the length field too.</param>
+    /// <param name="lengthBytes">Size of the length field: 1, 2, 4 or 8 (default 4).</param>
+    /// <param name="bigEndian">Byte order of the length field (default true: network order).</param>
+    /// <param name="lengthIncludesHeader">True when the length counts the length field too (default false).</param>
     /// <param name="maxMessageSize">Largest payload accepted (it must fit the length field); 0 for <see cref="DefaultMaxMessageSize"/> or the most the field counts, whichever is less.</param>
     /// <returns>The framing.</returns>
     public static MessageFraming LengthPrefixed(int lengthBytes = 4, bool bigEndian = true, bool lengthIncludesHeader = false, int maxMessageSize = 0)
@@ -48,7 +48,7 @@ public abstract class MessageFraming
 
     /// <summary>Messages each followed by <paramref name="delimiter"/> (for example <c>"\r\n"u8</c> or a zero byte); a message must not contain it.</summary>
     /// <param name="delimiter">The bytes that end a message (1 to 16 bytes).</param>
-    /// <param name="maxMessageSize">Largest message accepted, without the delimiter.</param>
+    /// <param name="maxMessageSize">Largest message accepted, without the delimiter (default 64 KiB).</param>
     /// <returns>The framing.</returns>
     public static MessageFraming Delimited(ReadOnlySpan<byte> delimiter, int maxMessageSize = DefaultMaxMessageSize)
         => new DelimitedFraming(delimiter, maxMessageSize, stripCarriageReturn: false);
@@ -57,7 +57,7 @@ public abstract class MessageFraming
     /// Lines of text: each message ends with <c>\n</c>; a <c>\r</c> before it is not part of the line received, and
     /// <c>SendMessage</c> appends <c>\n</c>. Lines are UTF-8 by convention; the bytes are passed as they are.
     /// </summary>
-    /// <param name="maxLineLength">Longest line accepted, in bytes without the line end.</param>
+    /// <param name="maxLineLength">Longest line accepted, in bytes without the line end (default 4 KiB).</param>
     /// <returns>The framing.</returns>
     public static MessageFraming Lines(int maxLineLength = DefaultMaxLineLength)
         => new DelimitedFraming("\n"u8, maxLineLength, stripCarriageReturn: true);

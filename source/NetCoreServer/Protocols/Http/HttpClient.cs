@@ -9,8 +9,7 @@ namespace NetCoreServer;
 /// <summary>
 /// An HTTP/1.1 client over TCP or a Unix domain socket file: send a request with <see cref="SendRequestAsync(HttpRequest)"/> and get the response in
 /// <see cref="OnReceivedResponse"/>. Requests on one connection are answered in order (a HEAD response has no body).
-/// HTTP itself is one component (<c>HttpRequester</c>) shared with <see cref="HttpsClient"/>; this class only says it runs over TCP.
-/// See <see cref="HttpClientEx"/> for requests as tasks.
+/// Hooks run on the receive thread. See <see cref="HttpClientEx"/> for requests as tasks.
 /// </summary>
 public class HttpClient : TcpClient, IHttpClientHost
 {
@@ -88,7 +87,7 @@ public class HttpClient : TcpClient, IHttpClientHost
     /// Sends a request (head and body as one unit) and waits until it is handed to the socket. On an event loop's thread
     /// it queues and returns: waiting there could wait for the loop.
     /// </summary>
-    /// <param name="request">The request.</param>
+    /// <param name="request">The request; not kept after the call returns.</param>
     /// <returns>Bytes of the request; 0 when not connected.</returns>
     public long SendRequest(HttpRequest request) => _http.SendRequest(request);
 
@@ -155,19 +154,19 @@ public class HttpClient : TcpClient, IHttpClientHost
     /// <returns>True when queued.</returns>
     public bool SendRequestBodyAsync(ReadOnlySpan<byte> buffer) => SendAsync(buffer);
 
-    /// <summary>Called when a response head has arrived, before its body.</summary>
-    /// <param name="response">The response so far (status, headers).</param>
+    /// <summary>Called on the receive thread when a response head has arrived, before its body.</summary>
+    /// <param name="response">The response so far (status, headers); reused for the next response.</param>
     protected virtual void OnReceivedResponseHeader(HttpResponse response)
     {
     }
 
-    /// <summary>Called for each complete response, in the order of the requests.</summary>
-    /// <param name="response">The response (valid until the next response arrives).</param>
+    /// <summary>Called on the receive thread for each complete response, in the order of the requests.</summary>
+    /// <param name="response">The response (reused: valid until the next response arrives; copy what you keep).</param>
     protected virtual void OnReceivedResponse(HttpResponse response)
     {
     }
 
-    /// <summary>Called for a response that cannot be read; the connection is then closed.</summary>
+    /// <summary>Called on the receive thread for a response that cannot be read; the connection is then closed.</summary>
     /// <param name="response">What was read of the response.</param>
     /// <param name="error">What was wrong.</param>
     protected virtual void OnReceivedResponseError(HttpResponse response, string error)

@@ -109,11 +109,11 @@ public class HttpClientEx : HttpClient
     /// <returns>The response.</returns>
     public Task<HttpResponse> SendTraceRequest(string url, TimeSpan? timeout = null) => SendRequest(Request.MakeTraceRequest(url), timeout);
 
-    /// <summary>Completes the waiting request; call the base when overriding.</summary>
-    /// <param name="response">The response.</param>
+    /// <summary>Completes the waiting request, on the receive thread; call the base when overriding.</summary>
+    /// <param name="response">The response; reused for the next request (the task completes with this same object).</param>
     protected override void OnReceivedResponse(HttpResponse response) => _exchange.Answered(response);
 
-    /// <summary>Fails the waiting request; call the base when overriding.</summary>
+    /// <summary>Fails the waiting request, on the receive thread; call the base when overriding.</summary>
     /// <param name="response">What was read of the response.</param>
     /// <param name="error">What was wrong.</param>
     protected override void OnReceivedResponseError(HttpResponse response, string error) => _exchange.Refused(error);

@@ -27,7 +27,7 @@ public sealed class HttpOptions
         set => Limits.MaxRequestLineSize = value;
     }
 
-    /// <summary>The longest request head (request line and header fields): 32 KiB by default. Keep it below the sessions' receive limit (1 MiB).</summary>
+    /// <summary>The longest request head (request line and header fields): 32 KiB by default. Keep it below the sessions' receive limit (default 1 MiB).</summary>
     public int MaxHeadSize
     {
         get => Limits.MaxHeadSize;
@@ -96,10 +96,11 @@ public sealed class HttpOptions
 
     /// <summary>
     /// Whether an HTTP/1.1 request must carry a Host field: true by default (RFC 9112 section 3.2; without one it gets
-    /// 400 and a close). NetCoreServer's own clients send none (its Make*Request methods add no Host; this library's
-    /// clients add it): set false to serve such clients while they are migrated. Two Host fields, or an invalid one,
-    /// are refused either way.
+    /// 400 and a close). Two Host fields, or an invalid one, are refused either way.
     /// </summary>
+    /// <remarks>
+    /// NetCoreServer's own clients send no Host (this library's clients do): set false to serve them while they are migrated.
+    /// </remarks>
     public bool RequireHost { get; set; } = true;
 
     private static TimeSpan Positive(TimeSpan value)

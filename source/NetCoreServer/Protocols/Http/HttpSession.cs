@@ -11,8 +11,7 @@ namespace NetCoreServer;
 /// One HTTP connection of an <see cref="HttpServer"/> (TCP). Override <see cref="OnReceivedRequest"/> and answer with
 /// <see cref="SendResponseAsync(HttpResponse)"/>. Requests are parsed as they arrive (pipelined requests are handed
 /// over one by one, in order, and must be answered in that order); see <see cref="HttpOptions"/> for the limits and
-/// timeouts. HTTP itself is one component (<c>HttpResponder</c>) shared with <see cref="HttpsSession"/>: the members
-/// below forward to it. Hooks run on the session's receive thread, one request at a time.
+/// timeouts. Hooks run on the session's receive thread, one request at a time.
 /// </summary>
 public class HttpSession : TcpSession, IHttpServerSessionHost
 {
@@ -41,11 +40,13 @@ public class HttpSession : TcpSession, IHttpServerSessionHost
     public long SendResponse() => _http.SendResponse(Response);
 
     /// <summary>
-    /// Sends a response and waits until it is handed to the socket (a HEAD request gets the head only). Behind an
-    /// earlier response that still goes out in pieces (see <see cref="SendResponseAsync(HttpResponse)"/>), it is queued
-    /// after it and this returns at once; so it does on an event loop's thread, where waiting could wait for the loop.
+    /// Sends a response and waits until it is handed to the socket (a HEAD request gets the head only).
     /// </summary>
-    /// <param name="response">The response.</param>
+    /// <remarks>
+    /// Behind an earlier response that still goes out in pieces (see <see cref="SendResponseAsync(HttpResponse)"/>), and
+    /// on an event loop's thread, it is queued and this returns at once.
+    /// </remarks>
+    /// <param name="response">The response; not kept after the call returns.</param>
     /// <returns>Bytes of the response; 0 when not connected.</returns>
     public long SendResponse(HttpResponse response) => _http.SendResponse(response);
 
@@ -82,22 +83,26 @@ public class HttpSession : TcpSession, IHttpServerSessionHost
 
     /// <summary>
     /// Queues a response as one unit (head and body together, never interleaved with another response) and returns at
-    /// once. A HEAD request gets the head only; a request that asked to close the connection has it closed once this is
-    /// out. The send limit (<see cref="StreamConnection.OptionSendBufferLimit"/>) never refuses a response: one that does
-    /// not fit is kept (copied) and goes out in pieces as the client reads, later responses after it, and while
-    /// responses wait past the high watermark no further pipelined request is read.
+    /// once. A HEAD request gets the head only; when the request asked to close the connection, it closes once this is out.
     /// </summary>
+    /// <remarks>
+    /// The send limit (<see cref="StreamConnection.OptionSendBufferLimit"/>) never refuses a response: one that does not
+    /// fit is kept (copied) and goes out in pieces as the client reads, later responses after it, and while responses
+    /// wait past the high watermark no further pipelined request is read (docs/design/http-responses.md).
+    /// </remarks>
     /// <param name="response">The response (copied before the call returns).</param>
     /// <returns>True when queued.</returns>
     public bool SendResponseAsync(HttpResponse response) => _http.SendResponseAsync(response);
 
     /// <summary>
     /// Answers with a body read from <paramref name="body"/> as it goes out, never whole in memory: set only the start
-    /// line and headers of <paramref name="response"/> (SetBegin, SetHeader); Content-Length is added when the stream
-    /// knows its length, chunked framing otherwise. The stream is read only while less than 1 MiB waits in the send
-    /// queue (a slow client slows the producer); responses to later pipelined requests follow it in order. A body
-    /// that cannot be finished (read error, cancellation, disconnect) closes the connection.
+    /// line and headers of <paramref name="response"/> (SetBegin, SetHeader).
     /// </summary>
+    /// <remarks>
+    /// Content-Length is added when the stream knows its length, chunked framing otherwise. The stream is read only while
+    /// less than 1 MiB waits in the send queue (a slow client slows the producer); responses to later pipelined requests
+    /// follow it in order. A body that cannot be finished (read error, cancellation, disconnect) closes the connection.
+    /// </remarks>
     /// <param name="response">The response head.</param>
     /// <param name="body">The body; read to its end, not disposed.</param>
     /// <param name="cancellationToken">Stops reading the body (the connection is then closed).</param>
@@ -132,19 +137,21 @@ public class HttpSession : TcpSession, IHttpServerSessionHost
     /// <returns>True when queued.</returns>
     public bool SendResponseBodyAsync(ReadOnlySpan<byte> buffer) => _http.SendBodyAsync(buffer);
 
-    /// <summary>Called when a request head has arrived, before its body; it may choose to stream the body (<see cref="StreamRequestBody"/>).</summary>
-    /// <param name="request">The request so far (method, URL, headers).</param>
+    /// <summary>Called on the receive thread when a request head has arrived, before its body; it may choose to stream the body (<see cref="StreamRequestBody"/>).</summary>
+    /// <param name="request">The request so far (method, URL, headers); reused for the next request.</param>
     protected virtual void OnReceivedRequestHeader(HttpRequest request)
     {
     }
 
     /// <summary>
-    /// Called from <see cref="OnReceivedRequestHeader"/>: the body of this request is handed to
-    /// <see cref="OnReceivedRequestBody"/> piece by piece as it arrives (chunked coding removed) instead of being kept in
-    /// <see cref="HttpRequest.Body"/>, so it may be larger than <see cref="HttpOptions.MaxBodySize"/>: an upload goes to
-    /// a file or elsewhere with no more memory than one receive buffer. <see cref="OnReceivedRequest"/> follows the last
-    /// piece, with an empty body. A body over <paramref name="maxBodySize"/> is answered 413 and the connection closes.
+    /// Called from <see cref="OnReceivedRequestHeader"/>: this request's body goes to <see cref="OnReceivedRequestBody"/>
+    /// piece by piece as it arrives instead of into <see cref="HttpRequest.Body"/>, so it may pass <see cref="HttpOptions.MaxBodySize"/>.
     /// </summary>
+    /// <remarks>
+    /// Chunked coding is removed; an upload costs no more memory than one receive buffer. <see cref="OnReceivedRequest"/>
+    /// follows the last piece, with an empty body. A body over <paramref name="maxBodySize"/> is answered 413 and the
+    /// connection closes.
+    /// </remarks>
     /// <param name="maxBodySize">The most body bytes accepted for this request; no limit by default.</param>
     /// <exception cref="InvalidOperationException">Not called from <see cref="OnReceivedRequestHeader"/>.</exception>
     protected void StreamRequestBody(long maxBodySize = long.MaxValue) => _http.StreamRequestBody(maxBodySize);
@@ -159,20 +166,20 @@ public class HttpSession : TcpSession, IHttpServerSessionHost
     {
     }
 
-    /// <summary>Called for each complete request; answer it with one of the SendResponse methods.</summary>
-    /// <param name="request">The request (valid until the next request arrives).</param>
+    /// <summary>Called on the receive thread for each complete request; answer it with one of the SendResponse methods.</summary>
+    /// <param name="request">The request (reused: valid until the next request arrives; copy what you keep).</param>
     protected virtual void OnReceivedRequest(HttpRequest request)
     {
     }
 
-    /// <summary>Called for a GET or HEAD of static content; the default sends the prepared response.</summary>
-    /// <param name="request">The request.</param>
-    /// <param name="content">The prepared response.</param>
+    /// <summary>Called on the receive thread for a GET or HEAD of static content; the default sends the prepared response.</summary>
+    /// <param name="request">The request (reused for the next request).</param>
+    /// <param name="content">The prepared response, shared by every session: read it, never change it.</param>
     protected virtual void OnReceivedCachedRequest(HttpRequest request, byte[] content) => _http.SendPrepared(content);
 
     /// <summary>
-    /// Called for a request that cannot be read (malformed, or past a limit). The session then answers with the
-    /// matching status (400, 413, 414, 431, 501, 505) and closes the connection.
+    /// Called on the receive thread for a request that cannot be read (malformed, or past a limit). The session then
+    /// answers with the matching status (400, 413, 414, 431, 501, 505) and closes the connection.
     /// </summary>
     /// <param name="request">What was read of the request.</param>
     /// <param name="error">What was wrong.</param>

@@ -8,8 +8,7 @@ namespace NetCoreServer;
 /// <summary>
 /// An HTTPS client (HTTP/1.1 over TLS with <see cref="SslClient.Context"/>): send a request with <see cref="SendRequestAsync(HttpRequest)"/> and get the response in
 /// <see cref="OnReceivedResponse"/>. Requests on one connection are answered in order (a HEAD response has no body).
-/// HTTP itself is one component (<c>HttpRequester</c>) shared with <see cref="HttpClient"/>; this class only says it runs over TLS.
-/// See <see cref="HttpsClientEx"/> for requests as tasks.
+/// Hooks run on the receive thread, after the TLS handshake. See <see cref="HttpsClientEx"/> for requests as tasks.
 /// </summary>
 public class HttpsClient : SslClient, IHttpClientHost
 {

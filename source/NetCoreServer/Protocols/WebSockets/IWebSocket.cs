@@ -6,7 +6,9 @@ namespace NetCoreServer;
 /// The WebSocket hooks, as NetCoreServer names them. <see cref="WsSession"/>, <see cref="WssSession"/>,
 /// <see cref="WsClient"/> and <see cref="WssClient"/> implement every one as a public virtual method (override those);
 /// <see cref="WsServer"/>, <see cref="WssServer"/> and <see cref="WebSocket"/> use the empty defaults here. A client
-/// raises the overloads taking a request (connecting) and a response (connected); a server session the others.
+/// raises the overloads taking a request (connecting) and a response (connected); a server session the others. Hooks
+/// run on the connection's receive thread unless a member says otherwise; <see cref="WebSocket"/> raises them on the
+/// thread calling it.
 /// </summary>
 public interface IWebSocket
 {
@@ -23,7 +25,7 @@ public interface IWebSocket
     }
 
     /// <summary>Server: inspect an upgrade request and the prepared 101 answer; false refuses the upgrade.</summary>
-    /// <param name="request">The upgrade request.</param>
+    /// <param name="request">The upgrade request; valid during the call.</param>
     /// <param name="response">The prepared 101 answer (or set another status to refuse with).</param>
     /// <returns>True to accept.</returns>
     bool OnWsConnecting(HttpRequest request, HttpResponse response) => true;
@@ -34,12 +36,12 @@ public interface IWebSocket
     {
     }
 
-    /// <summary>An upgraded connection starts disconnecting.</summary>
+    /// <summary>An upgraded connection starts disconnecting, on the thread that started the disconnect.</summary>
     void OnWsDisconnecting()
     {
     }
 
-    /// <summary>An upgraded connection has disconnected.</summary>
+    /// <summary>An upgraded connection has disconnected, on the thread that raises OnDisconnected.</summary>
     void OnWsDisconnected()
     {
     }
@@ -77,7 +79,7 @@ public interface IWebSocket
     {
     }
 
-    /// <summary>The WebSocket protocol failed (bad frame, refused handshake, timeout).</summary>
+    /// <summary>The WebSocket protocol failed (bad frame, refused handshake, timeout; a timeout runs on a timer thread).</summary>
     /// <param name="error">What went wrong.</param>
     void OnWsError(string error)
     {

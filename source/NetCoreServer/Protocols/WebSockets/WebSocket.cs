@@ -111,13 +111,15 @@ public class WebSocket : IWebSocket
 
     /// <summary>
     /// Builds one frame into <see cref="SendFrame"/>: <paramref name="opcode"/> is the first header byte (WS_FIN | an
-    /// opcode); masked with a fresh random key when <paramref name="mask"/> (client frames). A close frame carries
-    /// <paramref name="status"/> and the UTF-8 reason in <paramref name="buffer"/> (nothing for a status that may not
-    /// travel). A control frame over 125 bytes or without FIN throws <see cref="ArgumentException"/>.
+    /// opcode); masked with a fresh random key when <paramref name="mask"/> (client frames).
     /// </summary>
+    /// <remarks>
+    /// A close frame carries <paramref name="status"/> and the UTF-8 reason in <paramref name="buffer"/> (nothing for a
+    /// status that may not travel). A control frame over 125 bytes or without FIN throws <see cref="ArgumentException"/>.
+    /// </remarks>
     /// <param name="opcode">FIN bit and opcode.</param>
     /// <param name="mask">Mask the payload (a client's frames).</param>
-    /// <param name="buffer">The payload (the reason of a close frame).</param>
+    /// <param name="buffer">The payload (the reason of a close frame); copied into <see cref="SendFrame"/>.</param>
     /// <param name="status">The status of a close frame.</param>
     public void PrepareSendFrame(byte opcode, bool mask, ReadOnlySpan<byte> buffer, int status = 0)
     {
@@ -137,7 +139,8 @@ public class WebSocket : IWebSocket
 
     /// <summary>
     /// Decodes received bytes (any split) and raises the handler's hooks: OnWsReceived for each whole message, OnWsPing,
-    /// OnWsPong, OnWsClose (reason and status), OnWsError for a frame that breaks the protocol. A null buffer does nothing.
+    /// OnWsPong, OnWsClose (reason and status), OnWsError for a frame that breaks the protocol, on this thread. A null
+    /// buffer does nothing.
     /// </summary>
     /// <param name="buffer">Received bytes.</param>
     /// <param name="offset">Offset of the bytes.</param>

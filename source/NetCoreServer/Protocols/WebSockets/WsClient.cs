@@ -13,8 +13,7 @@ namespace NetCoreServer;
 /// <see cref="SendTextAsync(ReadOnlySpan{byte})"/> and its siblings (frames are masked with a fresh random key each),
 /// and end with <see cref="CloseAsync(int, ReadOnlySpan{byte})"/>. Hook order: OnConnecting, OnConnected,
 /// OnWsConnecting, (upgrade) OnWsConnected, OnWsReceived/OnWsPing/OnWsPong/OnWsClose, OnWsDisconnecting,
-/// OnDisconnecting, OnWsDisconnected, OnDisconnected. The framer is the one the server sessions use; this class only
-/// says it runs over TCP.
+/// OnDisconnecting, OnWsDisconnected, OnDisconnected.
 /// </summary>
 public class WsClient : HttpClient, IWebSocket, IWsClientHost
 {

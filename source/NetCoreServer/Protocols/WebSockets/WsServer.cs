@@ -124,7 +124,7 @@ public class WsServer : HttpServer, IWebSocket, IWsServerHost
     /// permessage-deflate allows for any message. With a <see cref="StreamServer.MulticastRelay"/>, the payload then
     /// goes to it as <see cref="MulticastKind.Text"/> (the raw frame does not).
     /// </summary>
-    /// <param name="buffer">Payload.</param>
+    /// <param name="buffer">Payload (copied once before the call returns).</param>
     /// <returns>False if the server is not started.</returns>
     public bool MulticastText(ReadOnlySpan<byte> buffer) => _ws.Multicast(WsOpcode.Text, buffer);
 
@@ -156,7 +156,7 @@ public class WsServer : HttpServer, IWebSocket, IWsServerHost
     /// permessage-deflate allows for any message. With a <see cref="StreamServer.MulticastRelay"/>, the payload then
     /// goes to it as <see cref="MulticastKind.Binary"/> (the raw frame does not).
     /// </summary>
-    /// <param name="buffer">Payload.</param>
+    /// <param name="buffer">Payload (copied once before the call returns).</param>
     /// <returns>False if the server is not started.</returns>
     public bool MulticastBinary(ReadOnlySpan<byte> buffer) => _ws.Multicast(WsOpcode.Binary, buffer);
 

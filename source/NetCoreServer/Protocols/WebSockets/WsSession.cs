@@ -13,8 +13,7 @@ namespace NetCoreServer;
 /// connection. Override the OnWs hooks (<see cref="OnWsConnected(HttpRequest)"/>, <see cref="OnWsReceived"/>, ...) and
 /// send with <see cref="SendTextAsync(ReadOnlySpan{byte})"/> and its siblings. Hook order: OnConnecting, OnConnected,
 /// OnReceivedRequestHeader, OnWsConnecting, (101 sent) OnWsConnected, OnWsReceived/OnWsPing/OnWsPong/OnWsClose,
-/// OnWsDisconnecting, OnDisconnecting, OnWsDisconnected, OnDisconnected. The WebSocket protocol is one framer shared
-/// with <see cref="WssSession"/> and the clients; this class only says it runs over TCP.
+/// OnWsDisconnecting, OnDisconnecting, OnWsDisconnected, OnDisconnected. <see cref="WssSession"/> is the same over TLS.
 /// </summary>
 public class WsSession : HttpSession, IWebSocket, IWsSessionHost, IWsServerSession
 {
@@ -54,12 +53,14 @@ public class WsSession : HttpSession, IWebSocket, IWsSessionHost, IWsServerSessi
     WsOptions IWsSessionHost.Options => ((WsServer)Owner).Ws;
 
     /// <summary>
-    /// Client: fills the upgrade request, on the thread that completed the connect (after the TLS handshake for wss),
-    /// before it is sent. The request already holds a valid default (GET <see cref="WsOptions.Path"/>, Host, a fresh
-    /// Sec-WebSocket-Key, version 13, the subprotocols and deflate offer of the options): change it or write your own
-    /// (NetCoreServer style, with <c>Convert.ToBase64String(WsNonce)</c> as the key). The answer is checked against
-    /// what was actually sent. Not raised for server sessions.
+    /// Client: fills the upgrade request before it is sent, on the thread that completed the connect (after the TLS
+    /// handshake for wss). Not raised for server sessions.
     /// </summary>
+    /// <remarks>
+    /// The request already holds a valid default (GET <see cref="WsOptions.Path"/>, Host, a fresh Sec-WebSocket-Key,
+    /// version 13, the subprotocols and deflate offer of the options): change it or write your own (NetCoreServer style,
+    /// with <c>Convert.ToBase64String(WsNonce)</c> as the key). The answer is checked against what was actually sent.
+    /// </remarks>
     /// <param name="request">The upgrade request (reused for the connection's life).</param>
     public virtual void OnWsConnecting(HttpRequest request)
     {
@@ -75,11 +76,13 @@ public class WsSession : HttpSession, IWebSocket, IWsSessionHost, IWsServerSessi
     }
 
     /// <summary>
-    /// Server: a valid upgrade request arrived (after OnReceivedRequestHeader), on the session's receive thread.
-    /// <paramref name="response"/> holds the prepared 101 (accept key, the chosen subprotocol and extensions); add
-    /// fields to it here. Return false to refuse: the response is sent as it is if you gave it another status
-    /// (e.g. <c>response.MakeErrorResponse(401)</c>), else 403, and the connection closes.
+    /// Server: a valid upgrade request arrived (after OnReceivedRequestHeader), on the session's receive thread. Return
+    /// false to refuse it; <paramref name="response"/> holds the prepared 101, to which fields may be added.
     /// </summary>
+    /// <remarks>
+    /// A refusal sends the response as it is if you gave it another status (e.g. <c>response.MakeErrorResponse(401)</c>),
+    /// else 403, and the connection closes.
+    /// </remarks>
     /// <param name="request">The upgrade request; valid during the call.</param>
     /// <param name="response">The answer that will be sent.</param>
     /// <returns>True to accept the upgrade (the default).</returns>
@@ -102,7 +105,7 @@ public class WsSession : HttpSession, IWebSocket, IWsSessionHost, IWsServerSessi
     {
     }
 
-    /// <summary>An upgraded connection has closed, just before OnDisconnected; no other WebSocket hook follows.</summary>
+    /// <summary>An upgraded connection has closed, just before OnDisconnected and on its thread; no other WebSocket hook follows.</summary>
     public virtual void OnWsDisconnected()
     {
     }
@@ -154,7 +157,7 @@ public class WsSession : HttpSession, IWebSocket, IWsSessionHost, IWsServerSessi
     /// <param name="error">What went wrong (never the peer's bytes).</param>
     public virtual void OnWsError(string error) => OnError(SocketError.SocketError);
 
-    /// <summary>A socket error on the WebSocket connection; the default raises <c>OnError</c>.</summary>
+    /// <summary>A socket error on the WebSocket connection, on the thread that met it; the default raises <c>OnError</c>.</summary>
     /// <param name="error">The socket error.</param>
     public virtual void OnWsError(SocketError error) => OnError(error);
 
