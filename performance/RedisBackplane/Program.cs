@@ -14,7 +14,8 @@ namespace NetCoreServer.Performance.RedisBackplane;
 /// Multicast across 1, 2 and 3 server nodes in one run: every node is a TcpServer in this process (the 2- and 3-node
 /// ones each with a backplane and its own Redis connection), the clients are plain sockets split evenly between the
 /// nodes, and node 0 multicasts a fixed number of messages, paced so nothing is dropped. Reports how long until every
-/// client had every message, as messages multicast per second and messages delivered per second.
+/// client had every message, as messages multicast per second and messages delivered per second, and the latency from
+/// Multicast to a client's receive (every 16th message carries its send time) for clients of node 0 and of the others.
 /// </summary>
 internal static class Program
 {
@@ -26,6 +27,7 @@ internal static class Program
         var messages = 100_000;
         var nodeCounts = new[] { 1, 2, 3 };
         var rounds = 1;
+        var rate = 0;
         for (var i = 0; i < args.Length; i++)
         {
             switch (args[i])
@@ -36,8 +38,9 @@ internal static class Program
                 case "-m": case "--messages": messages = int.Parse(args[++i]); break;
                 case "--nodes": nodeCounts = args[++i].Split(',').Select(int.Parse).ToArray(); break;
                 case "--rounds": rounds = int.Parse(args[++i]); break;
+                case "--rate": rate = int.Parse(args[++i]); break;
                 default:
-                    Console.Error.WriteLine("Usage: RedisBackplane --redis HOST:PORT [-c clients=100] [-s size=32] [-m messages=100000] [--nodes 1,2,3] [--rounds 1]");
+                    Console.Error.WriteLine("Usage: RedisBackplane --redis HOST:PORT [-c clients=100] [-s size=32] [-m messages=100000] [--nodes 1,2,3] [--rounds 1] [--rate msg/s, 0 = as fast as delivery allows]");
                     return args[i] is "-h" or "--help" or "-?" ? 0 : 2;
             }
         }
@@ -46,16 +49,16 @@ internal static class Program
             Console.Error.WriteLine("--redis HOST:PORT is required (a redis-server of its own: the benchmark publishes on a channel of its own)");
             return 2;
         }
-        Console.WriteLine($"clients {clients}, message {size} B, {messages} messages from node 0, Redis {redis}");
+        Console.WriteLine($"clients {clients}, message {size} B, {messages} messages from node 0{(rate > 0 ? $" at {rate} msg/s" : "")}, Redis {redis}");
         for (var round = 0; round < rounds; round++)
         {
             foreach (var nodes in nodeCounts)
-                await RunAsync(nodes, clients, size, messages, redis);
+                await RunAsync(nodes, clients, size, messages, redis, rate);
         }
         return 0;
     }
 
-    private static async Task RunAsync(int nodeCount, int clientCount, int size, int messages, string redis)
+    private static async Task RunAsync(int nodeCount, int clientCount, int size, int messages, string redis, int rate)
     {
         var options = new RedisBackplaneOptions { Channel = "bench:" + Guid.NewGuid().ToString("N") };
         var servers = new List<BenchServer>();
@@ -85,7 +88,15 @@ internal static class Program
             for (var i = 0; i < messages; i++)
             {
                 BitConverter.TryWriteBytes(message, i);
+                if (size >= CountingClient.StampedSize)
+                    BitConverter.TryWriteBytes(message.AsSpan(4), Stopwatch.GetTimestamp());
                 publisher.Multicast(message);
+                // At a fixed rate: latency under a load the nodes keep up with, not queueing behind a flood.
+                if (rate > 0 && (i & 63) == 63)
+                {
+                    while (watch.Elapsed.TotalSeconds < (i + 1.0) / rate)
+                        Thread.Sleep(1);
+                }
                 // Paced: Redis's queue and the slowest client stay within bounds, so nothing is dropped or skipped.
                 if ((i & 255) == 255)
                 {
@@ -107,6 +118,12 @@ internal static class Program
             Console.WriteLine($"nodes {nodeCount}: {seconds:0.00} s, {messages / seconds / 1000:0.0}k msg/s multicast, "
                 + $"{(double)messages * clientCount / seconds / 1e6:0.00}M msg/s delivered, CPU {used.TotalSeconds / seconds:0.00} cores, {perMessage:0} B allocated per message, "
                 + $"published {backplanes.Sum(b => b.Published)}, received {backplanes.Sum(b => b.Received)}, dropped {backplanes.Sum(b => b.Dropped)}");
+            if (size >= CountingClient.StampedSize)
+            {
+                // Clients c % nodeCount == 0 are node 0's (the publisher's); the others get each message through Redis.
+                Console.WriteLine($"  latency on node 0: {Percentiles(clients.Where((_, c) => c % nodeCount == 0))}"
+                    + (nodeCount > 1 ? $"; on the other nodes: {Percentiles(clients.Where((_, c) => c % nodeCount != 0))}" : ""));
+            }
         }
         finally
         {
@@ -117,6 +134,15 @@ internal static class Program
             foreach (var server in servers)
                 server.Dispose();
         }
+    }
+
+    private static string Percentiles(IEnumerable<CountingClient> clients)
+    {
+        var all = clients.SelectMany(c => c.Latencies).Order().ToArray();
+        if (all.Length == 0)
+            return "no samples";
+        double Micro(double q) => all[Math.Min(all.Length - 1, (int)(q * all.Length))] * 1e6 / Stopwatch.Frequency;
+        return $"p50 {Micro(0.50):0} us, p99 {Micro(0.99):0} us, p99.9 {Micro(0.999):0} us ({all.Length} samples)";
     }
 
     private sealed class BenchServer() : TcpServer(IPAddress.Loopback, 0)
@@ -132,21 +158,30 @@ internal static class Program
             => OptionSendBufferLimit = 0;
     }
 
-    /// <summary>A plain socket counting whole messages received.</summary>
+    /// <summary>A plain socket counting whole messages received and timing every 16th.</summary>
     private sealed class CountingClient : IDisposable
     {
+        /// <summary>The smallest message that carries its send time: an index and a timestamp.</summary>
+        public const int StampedSize = 12;
+
         private readonly Socket _socket;
         private readonly int _size;
+        private readonly byte[] _message;
+        private int _have;
         private long _bytes;
 
         private CountingClient(Socket socket, int size)
         {
             _socket = socket;
             _size = size;
+            _message = new byte[size];
             _ = ReceiveAsync();
         }
 
         public long Received => Interlocked.Read(ref _bytes) / _size;
+
+        /// <summary>Stopwatch ticks from Multicast to arrival; read once the run is over.</summary>
+        public List<long> Latencies { get; } = new();
 
         public static async Task<CountingClient> ConnectAsync(int port, int size)
         {
@@ -167,12 +202,32 @@ internal static class Program
                     var read = await _socket.ReceiveAsync(buffer, SocketFlags.None);
                     if (read == 0)
                         return;
+                    if (_size >= StampedSize)
+                        Time(buffer.AsSpan(0, read));
                     Interlocked.Add(ref _bytes, read);
                 }
             }
             catch (Exception)
             {
                 // Closed at the end of a run.
+            }
+        }
+
+        // Cuts the stream into messages (fixed size) and keeps the latency of every 16th.
+        private void Time(ReadOnlySpan<byte> data)
+        {
+            var now = Stopwatch.GetTimestamp();
+            while (!data.IsEmpty)
+            {
+                var take = Math.Min(_size - _have, data.Length);
+                data[..take].CopyTo(_message.AsSpan(_have));
+                _have += take;
+                data = data[take..];
+                if (_have < _size)
+                    return;
+                _have = 0;
+                if ((BitConverter.ToInt32(_message, 0) & 15) == 0)
+                    Latencies.Add(now - BitConverter.ToInt64(_message, 4));
             }
         }
     }

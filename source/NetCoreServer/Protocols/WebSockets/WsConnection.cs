@@ -1,4 +1,5 @@
 using System;
+using System.Runtime.CompilerServices;
 using System.Text;
 using System.Threading;
 using NetCoreServer.Engine;
@@ -244,7 +245,9 @@ internal sealed class WsConnection : IStreamProtocol, IMessageSource, IDisposabl
     /// <summary>Frames an uncompressed frame (masked with a fresh key for a client) and queues it.</summary>
     private long Emit(WsOpcode opcode, ReadOnlySpan<byte> payload, bool checkOpen)
     {
-        Span<byte> head = stackalloc byte[WsFrameEncoder.MaxHeaderSize];
+        // An inline array, not stackalloc: see HeadBytes.
+        var headBytes = default(HeadBytes);
+        Span<byte> head = headBytes;
         var key = _masked ? WsMask.NewKey() : 0;
         var size = WsFrameEncoder.WriteHeader(head, opcode, payload.Length, masked: _masked, maskKey: key);
         return Write(new WsFrame(head[..size], payload, _masked, key), checkOpen);
@@ -363,5 +366,16 @@ internal sealed class WsConnection : IStreamProtocol, IMessageSource, IDisposabl
         public void OnWsClose(int status, ArraySegment<byte> reason) => connection.OnWsClose(status, reason);
 
         public void OnWsFailure(int status, string reason) => connection.OnWsFailure(status, reason);
+    }
+
+    /// <summary>
+    /// Room for a frame head on the stack. A stackalloc in a method makes the JIT copy its span arguments behind a stack
+    /// cookie on every call, and reading the copy back stalls the CPU (store forwarding): on the per-frame path that
+    /// showed as a single hot instruction in the profile (docs/design/framing.md, "Per message").
+    /// </summary>
+    [InlineArray(WsFrameEncoder.MaxHeaderSize)]
+    private struct HeadBytes
+    {
+        private byte _first;
     }
 }
