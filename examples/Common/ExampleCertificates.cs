@@ -45,40 +45,45 @@ public sealed class ExampleCertificates
 
     /// <summary>
     /// The command line of a TLS server example: certificate options, then [port] [address]. On a bad command line it
-    /// prints what is wrong and the usage of <paramref name="program"/> to standard error and returns false.
+    /// prints what is wrong and <paramref name="usage"/> to standard error and returns false.
     /// </summary>
     /// <param name="args">The command line.</param>
-    /// <param name="program">The program's name, for the usage line.</param>
+    /// <param name="usage">The program's usage, from <see cref="ServerUsage"/>.</param>
     /// <param name="defaultPort">The port when none is given.</param>
     /// <param name="certificates">Where the certificates are, on success.</param>
     /// <param name="address">The address to listen on.</param>
     /// <param name="port">The port to listen on.</param>
     /// <returns>True when the command line is good.</returns>
-    public static bool TryParseServer(IReadOnlyList<string> args, string program, int defaultPort,
+    public static bool TryParseServer(IReadOnlyList<string> args, ExampleUsage usage, int defaultPort,
         [NotNullWhen(true)] out ExampleCertificates? certificates, out System.Net.IPAddress address, out int port)
     {
         address = System.Net.IPAddress.Any;
         port = defaultPort;
         if (TryParse(args, out certificates, out var positional, out var error) && ChatArguments.TryParseServer(positional, defaultPort, out address, out port))
             return true;
-        PrintUsage(error, program, "[port] [address]", $"{defaultPort} {ChatArguments.DefaultAddress}; port 0 picks a free port");
+        usage.Error(error);
         certificates = null;
         return false;
     }
 
-    /// <summary>Prints what is wrong (if known) and the usage of a TLS example to standard error.</summary>
-    /// <param name="error">What is wrong, or null.</param>
+    /// <summary>The usage of a TLS server example: certificate options, then [port] [address].</summary>
     /// <param name="program">The program's name.</param>
+    /// <param name="summary">What it does, in one line.</param>
+    /// <param name="defaultPort">The port when none is given.</param>
+    /// <returns>The usage.</returns>
+    public static ExampleUsage ServerUsage(string program, string summary, int defaultPort)
+        => UsageOf(program, summary, "[port] [address]", $"{defaultPort} {ChatArguments.DefaultAddress}; port 0 picks a free port");
+
+    /// <summary>The usage of a TLS example: the certificate options, then <paramref name="arguments"/>.</summary>
+    /// <param name="program">The program's name.</param>
+    /// <param name="summary">What it does, in one line.</param>
     /// <param name="arguments">Its arguments after the certificate options.</param>
     /// <param name="defaults">What it does without them.</param>
-    public static void PrintUsage(string? error, string program, string arguments, string defaults)
-    {
-        if (error is not null)
-            Console.Error.WriteLine(error);
-        Console.Error.WriteLine($"Usage: {program} {Usage} {arguments}");
-        Console.Error.WriteLine($"   (defaults: {defaults};");
-        Console.Error.WriteLine($"    certificates from {DirectoryVariable} or the repository's tools/certificates)");
-    }
+    /// <returns>The usage.</returns>
+    public static ExampleUsage UsageOf(string program, string summary, string arguments, string defaults)
+        => new(program, summary, $"{Usage} {arguments}",
+            $"   (defaults: {defaults};",
+            $"    certificates from {DirectoryVariable} or the repository's tools/certificates, password {PasswordVariable} or {DevelopmentCertificates.DefaultPassword})");
 
     /// <summary>Takes the certificate options out of the command line and settles the directory and password.</summary>
     /// <param name="args">The command line.</param>

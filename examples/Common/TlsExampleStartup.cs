@@ -18,13 +18,18 @@ public static class TlsExampleStartup
     /// </summary>
     /// <param name="args">The command line.</param>
     /// <param name="program">The program's name, for the usage line.</param>
+    /// <param name="summary">What the program does, in one line, for the usage.</param>
     /// <param name="defaultPort">The port when none is given.</param>
     /// <param name="run">Creates and runs the server with the context, address and port; returns the exit code.</param>
-    /// <returns>The exit code: 2 for a bad command line, 1 when the certificates cannot be used, else <paramref name="run"/>'s.</returns>
-    public static async Task<int> RunServerAsync(string[] args, string program, int defaultPort, Func<SslContext, IPAddress, int, Task<int>> run)
+    /// <returns>The exit code: 0 after <c>--help</c>, 2 for a bad command line, 1 when the certificates cannot be used,
+    /// else <paramref name="run"/>'s.</returns>
+    public static async Task<int> RunServerAsync(string[] args, string program, string summary, int defaultPort, Func<SslContext, IPAddress, int, Task<int>> run)
     {
-        if (!ExampleCertificates.TryParseServer(args, program, defaultPort, out var certificates, out var address, out var port))
-            return 2;
+        var usage = ExampleCertificates.ServerUsage(program, summary, defaultPort);
+        if (ExampleUsage.AsksForHelp(args))
+            return usage.Help();
+        if (!ExampleCertificates.TryParseServer(args, usage, defaultPort, out var certificates, out var address, out var port))
+            return ExampleUsage.BadCommandLine;
 
         if (!certificates.TryLoad("server.pfx", out var certificate, out var authority))
             return 1;
@@ -41,20 +46,22 @@ public static class TlsExampleStartup
     /// <typeparam name="TClient">The example's client.</typeparam>
     /// <param name="args">The command line.</param>
     /// <param name="program">The program's name, for the usage line.</param>
+    /// <param name="summary">What the program does, in one line, for the usage.</param>
     /// <param name="protocol">The name printed in messages, such as <c>SSL</c>.</param>
     /// <param name="defaultPort">The port when none is given.</param>
     /// <param name="create">Creates the client from the context, the authority, the address and the port.</param>
-    /// <returns>The exit code: 2 for a bad command line, 1 when the certificates cannot be used, else the console's.</returns>
-    public static async Task<int> RunChatClientAsync<TClient>(string[] args, string program, string protocol, int defaultPort,
+    /// <returns>The exit code: 0 after <c>--help</c>, 2 for a bad command line, 1 when the certificates cannot be used,
+    /// else the console's.</returns>
+    public static async Task<int> RunChatClientAsync<TClient>(string[] args, string program, string summary, string protocol, int defaultPort,
         Func<SslContext, CertificateAuthority, string, int, TClient> create)
         where TClient : IChatClient, IDisposable
     {
+        var usage = ExampleCertificates.UsageOf(program, summary, "[address] [port]", $"{ChatArguments.DefaultAddress} {defaultPort}");
+        if (ExampleUsage.AsksForHelp(args))
+            return usage.Help();
         if (!ExampleCertificates.TryParse(args, out var certificates, out var positional, out var error)
             || !ChatArguments.TryParseClient(positional, defaultPort, out var address, out var port))
-        {
-            ExampleCertificates.PrintUsage(error, program, "[address] [port]", $"{ChatArguments.DefaultAddress} {defaultPort}");
-            return 2;
-        }
+            return usage.Error(error);
 
         if (!certificates.TryLoad("client.pfx", out var certificate, out var authority))
             return 1;

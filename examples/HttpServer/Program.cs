@@ -8,13 +8,21 @@ internal static class Program
 {
     private const int DefaultPort = 8080;
 
+    private static readonly ExampleUsage s_usage = new("HttpServer",
+        "An HTTP server: static pages and a key-value cache API (GET, POST, PUT, DELETE /api/cache?key=K).",
+        "[port] [address]",
+        "       HttpServer PATH               (a Unix socket file, such as /tmp/http.sock)",
+        $"   (defaults: {DefaultPort} {ChatArguments.DefaultAddress}; port 0 picks a free port)");
+
     private static async Task<int> Main(string[] args)
     {
+        if (ExampleUsage.AsksForHelp(args))
+            return s_usage.Help();
         CacheServer server;
         if (ChatArguments.NamesSocketFile(args))
         {
             if (!ChatArguments.TryParseSocketPath(args, out var endpoint))
-                return Usage();
+                return s_usage.Error();
             server = new CacheServer(new HttpCacheApi("HTTP"), endpoint);
         }
         else if (ChatArguments.TryParseServer(args, DefaultPort, out var address, out var port))
@@ -23,17 +31,10 @@ internal static class Program
         }
         else
         {
-            return Usage();
+            return s_usage.Error();
         }
 
         using (server)
             return await HttpServerConsole.RunAsync(server, "HTTP").ConfigureAwait(false);
-    }
-
-    private static int Usage()
-    {
-        Console.Error.WriteLine($"Usage: HttpServer [port] [address]   (defaults: {DefaultPort} {ChatArguments.DefaultAddress}; port 0 picks a free port)");
-        Console.Error.WriteLine("       HttpServer PATH               (a Unix socket file, such as /tmp/http.sock)");
-        return 2;
     }
 }

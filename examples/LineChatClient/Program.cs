@@ -9,13 +9,15 @@ internal static class Program
 {
     private const int DefaultPort = 1111;
 
+    private static readonly ExampleUsage s_usage = new("LineChatClient", "The line chat's client: sends typed lines, prints each whole line it receives.", "[address] [port]",
+        $"   (defaults: {ChatArguments.DefaultAddress} {DefaultPort})");
+
     private static async Task<int> Main(string[] args)
     {
+        if (ExampleUsage.AsksForHelp(args))
+            return s_usage.Help();
         if (!ChatArguments.TryParseClient(args, DefaultPort, out var address, out var port))
-        {
-            Console.Error.WriteLine($"Usage: LineChatClient [address] [port]   (defaults: {ChatArguments.DefaultAddress} {DefaultPort})");
-            return 2;
-        }
+            return s_usage.Error();
 
         using var client = new ChatClient(address, port);
         return await ChatClientConsole.RunAsync(client, "Line", address, port).ConfigureAwait(false);

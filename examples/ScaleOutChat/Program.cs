@@ -15,10 +15,17 @@ internal static class Program
     private const int DefaultPort = 8080;
     private const string DefaultRedis = "127.0.0.1:6379";
 
+    private static readonly ExampleUsage s_usage = new("ScaleOutChat",
+        "A WebSocket chat node: run several against one Redis and every node's users share one chat.",
+        "[port] [redis host:port]",
+        $"   (defaults: {DefaultPort} {DefaultRedis}; port 0 picks a free port)");
+
     private static async Task<int> Main(string[] args)
     {
+        if (ExampleUsage.AsksForHelp(args))
+            return s_usage.Help();
         if (args.Length > 2 || !ChatArguments.TryParseServer(args.Length > 0 ? args[..1] : args, DefaultPort, out var address, out var port))
-            return Usage();
+            return s_usage.Error();
         var redis = args.Length > 1 ? args[1] : DefaultRedis;
 
         using var node = new ChatNode(address, port);
@@ -41,11 +48,5 @@ internal static class Program
                 + $"lost {backplane.Lost}, reconnects {backplane.Reconnects}");
             return code;
         }
-    }
-
-    private static int Usage()
-    {
-        Console.Error.WriteLine($"Usage: ScaleOutChat [port] [redis host:port]   (defaults: {DefaultPort} {DefaultRedis}; port 0 picks a free port)");
-        return 2;
     }
 }

@@ -12,10 +12,15 @@ internal static class Program
 {
     private const int DefaultPort = 2222;
 
+    private static readonly ExampleUsage s_usage = ExampleCertificates.ServerUsage("SslChatServer",
+        "A TLS chat server that asks clients for a certificate: every line a client sends goes to every client.", DefaultPort);
+
     private static async Task<int> Main(string[] args)
     {
-        if (!ExampleCertificates.TryParseServer(args, "SslChatServer", DefaultPort, out var certificates, out var address, out var port))
-            return 2;
+        if (ExampleUsage.AsksForHelp(args))
+            return s_usage.Help();
+        if (!ExampleCertificates.TryParseServer(args, s_usage, DefaultPort, out var certificates, out var address, out var port))
+            return ExampleUsage.BadCommandLine;
 
         if (!certificates.TryLoad("server.pfx", out var certificate, out var authority))
             return 1;

@@ -8,13 +8,15 @@ internal static class Program
 {
     private const int DefaultPort = 3333;
 
+    private static readonly ExampleUsage s_usage = new("UdpEchoClient", "A UDP echo client: sends each typed line as one datagram, prints what comes back.", "[address] [port]",
+        $"   (defaults: {ChatArguments.DefaultAddress} {DefaultPort})");
+
     private static async Task<int> Main(string[] args)
     {
+        if (ExampleUsage.AsksForHelp(args))
+            return s_usage.Help();
         if (!ChatArguments.TryParseClient(args, DefaultPort, out var address, out var port))
-        {
-            Console.Error.WriteLine($"Usage: UdpEchoClient [address] [port]   (defaults: {ChatArguments.DefaultAddress} {DefaultPort})");
-            return 2;
-        }
+            return s_usage.Error();
 
         using var commands = new ConsoleCommands();
         using var client = new EchoClient(address, port);

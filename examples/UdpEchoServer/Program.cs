@@ -9,13 +9,15 @@ internal static class Program
 {
     private const int DefaultPort = 3333;
 
+    private static readonly ExampleUsage s_usage = new("UdpEchoServer", "A UDP echo server: every datagram goes back to its sender.", "[port] [address]",
+        $"   (defaults: {DefaultPort} {ChatArguments.DefaultAddress}; port 0 picks a free port)");
+
     private static async Task<int> Main(string[] args)
     {
+        if (ExampleUsage.AsksForHelp(args))
+            return s_usage.Help();
         if (!ChatArguments.TryParseServer(args, DefaultPort, out var address, out var port))
-        {
-            Console.Error.WriteLine($"Usage: UdpEchoServer [port] [address]   (defaults: {DefaultPort} {ChatArguments.DefaultAddress}; port 0 picks a free port)");
-            return 2;
-        }
+            return s_usage.Error();
 
         using var commands = new ConsoleCommands();
         using var server = new EchoServer(address, port);

@@ -14,16 +14,19 @@ namespace UdpMulticastClient;
 /// </summary>
 internal static class Program
 {
+    private static readonly ExampleUsage s_usage = new("UdpMulticastClient",
+        "A UDP multicast client: joins a group and prints every datagram sent to it.",
+        "[listen address] [multicast address] [port]",
+        $"   (defaults: 0.0.0.0 {MulticastArguments.DefaultGroup} {MulticastArguments.DefaultPort}; the listen address",
+        "    chooses IPv4 or IPv6, and the port is bound on any address of that family)",
+        "Runs only inside a private network namespace: examples/run-in-private-netns.sh dotnet UdpMulticastClient.dll ...");
+
     private static async Task<int> Main(string[] args)
     {
+        if (ExampleUsage.AsksForHelp(args))
+            return s_usage.Help();
         if (!TryParse(args, out var listenAddress, out var group, out var port))
-        {
-            Console.Error.WriteLine("Usage: UdpMulticastClient [listen address] [multicast address] [port]");
-            Console.Error.WriteLine($"   (defaults: 0.0.0.0 {MulticastArguments.DefaultGroup} {MulticastArguments.DefaultPort}; the listen address");
-            Console.Error.WriteLine("    chooses IPv4 or IPv6, and the port is bound on any address of that family)");
-            Console.Error.WriteLine("Runs only inside a private network namespace: examples/run-in-private-netns.sh dotnet UdpMulticastClient.dll ...");
-            return 2;
-        }
+            return s_usage.Error();
         // Before any socket exists: nothing may be joined from the host's namespace.
         if (PrivateNetwork.WhyUnsafe() is { } reason)
             return PrivateNetworkNamespace.Refuse(reason, args);

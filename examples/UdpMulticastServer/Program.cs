@@ -13,14 +13,17 @@ namespace UdpMulticastServer;
 /// </summary>
 internal static class Program
 {
+    private static readonly ExampleUsage s_usage = new("UdpMulticastServer",
+        "A UDP multicast server: sends every typed line to a multicast group as one datagram.",
+        $"[multicast address] [port]   (defaults: {MulticastArguments.DefaultGroup} {MulticastArguments.DefaultPort})",
+        "Runs only inside a private network namespace: examples/run-in-private-netns.sh dotnet UdpMulticastServer.dll ...");
+
     private static async Task<int> Main(string[] args)
     {
+        if (ExampleUsage.AsksForHelp(args))
+            return s_usage.Help();
         if (!MulticastArguments.TryParse(args, out var group, out var port))
-        {
-            Console.Error.WriteLine($"Usage: UdpMulticastServer [multicast address] [port]   (defaults: {MulticastArguments.DefaultGroup} {MulticastArguments.DefaultPort})");
-            Console.Error.WriteLine("Runs only inside a private network namespace: examples/run-in-private-netns.sh dotnet UdpMulticastServer.dll ...");
-            return 2;
-        }
+            return s_usage.Error();
         // Before any socket exists: nothing may be sent from the host's namespace.
         if (PrivateNetwork.WhyUnsafe() is { } reason)
             return PrivateNetworkNamespace.Refuse(reason, args);
