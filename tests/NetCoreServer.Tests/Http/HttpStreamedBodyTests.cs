@@ -275,6 +275,7 @@ public sealed class HttpStreamedBodyTests
 
         GC.Collect();
         GC.WaitForPendingFinalizers();
+        var allocatedBefore = GC.GetTotalAllocatedBytes(precise: true);
         using var self = Process.GetCurrentProcess();
         self.Refresh();
         var baseline = self.WorkingSet64;
@@ -300,7 +301,11 @@ public sealed class HttpStreamedBodyTests
         Assert.That(size, Is.EqualTo(length.ToString()), "every byte of the 2 GiB arrived");
         Assert.That((middle, end), Is.EqualTo(("MARK", "MARK")));
         var grown = (peak - baseline) / MiB;
-        TestContext.Out.WriteLine($"RSS before {baseline / MiB} MiB, peak while streaming {peak / MiB} MiB (+{grown} MiB)");
-        Assert.That(grown, Is.LessThan(128), "the process grew far less than the file: it was never whole in memory");
+        var allocated = (GC.GetTotalAllocatedBytes(precise: true) - allocatedBefore) / MiB;
+        TestContext.Out.WriteLine($"RSS before {baseline / MiB} MiB, peak while streaming {peak / MiB} MiB (+{grown} MiB); {allocated} MiB allocated");
+        // Alone this grows by about 11 MiB; inside the whole suite the GC's budgets are larger (+166 MiB seen), so the
+        // bound is a quarter of the file: what a copy of the file, or of any large part of it, could not stay under.
+        Assert.That(grown, Is.LessThan(512), "the process grew far less than the file: it was never whole in memory");
+        Assert.That(allocated, Is.LessThan(64), "the pieces come from pools: the 2 GiB are not allocated as they pass");
     }
 }
