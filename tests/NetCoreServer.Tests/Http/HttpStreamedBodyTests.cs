@@ -303,9 +303,9 @@ public sealed class HttpStreamedBodyTests
         var grown = (peak - baseline) / MiB;
         var allocated = (GC.GetTotalAllocatedBytes(precise: true) - allocatedBefore) / MiB;
         TestContext.Out.WriteLine($"RSS before {baseline / MiB} MiB, peak while streaming {peak / MiB} MiB (+{grown} MiB); {allocated} MiB allocated");
-        // Alone this grows by about 11 MiB; inside the whole suite the GC's budgets are larger (+166 MiB seen), so the
+        // Alone this grows by about 10 MiB and allocates about 3 MiB; inside the whole suite, with other tests' servers
+        // and pools around, +47 to +166 MiB and up to 814 MiB allocated (the allocation counter is the process's). The
         // bound is a quarter of the file: what a copy of the file, or of any large part of it, could not stay under.
         Assert.That(grown, Is.LessThan(512), "the process grew far less than the file: it was never whole in memory");
-        Assert.That(allocated, Is.LessThan(64), "the pieces come from pools: the 2 GiB are not allocated as they pass");
     }
 }
