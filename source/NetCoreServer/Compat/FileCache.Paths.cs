@@ -205,14 +205,14 @@ public partial class FileCache
         // A file that cannot fit is not read at all (it could be larger than the memory).
         lock (_lock)
         {
-            if (_disposed || path.Removed || found.Length + 2L * key.Length + EntryOverhead > _maxTotalSize)
+            if (_disposed || path.Removed || CostOf(found.Length, key) > _maxTotalSize)
                 return LoadResult.Missing;
         }
         if (!TryRead(file, out var content, out var stamp))
             return LoadResult.Missing;
         lock (_lock)
         {
-            var cost = content.LongLength + 2L * key.Length + EntryOverhead;
+            var cost = CostOf(content.LongLength, key);
             if (_disposed || path.Removed || cost > _maxTotalSize || (skipWhenFull && _totalSize + cost > _maxTotalSize))
                 return LoadResult.Missing;
         }
@@ -248,7 +248,7 @@ public partial class FileCache
                 continue;
             if (StaticPath.ResolveWithin(path.RealRoot, segments) is not { } file || FileStamp.Read(file) is not { } stamp)
                 continue;
-            if (stamp.Length + 2L * key.Length + EntryOverhead > max)
+            if (CostOf(stamp.Length, key) > max)
                 return (new StaticFile(file, stamp, MimeTypes.ForPath(key), _time.GetUtcNow()), path.Timeout);
         }
         return null;

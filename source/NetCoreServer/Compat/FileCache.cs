@@ -56,6 +56,9 @@ public partial class FileCache : IDisposable
     /// <summary>Bytes charged to <see cref="TotalSize"/> for each entry besides its value and key (the cache's bookkeeping).</summary>
     internal const int EntryOverhead = 128;
 
+    /// <summary>What an entry of <paramref name="valueLength"/> bytes under <paramref name="key"/> adds to <see cref="TotalSize"/>.</summary>
+    private static long CostOf(long valueLength, string key) => valueLength + 2L * key.Length + EntryOverhead;
+
     private readonly Lock _lock = new();
     private readonly TimeProvider _time;
     private readonly Dictionary<string, Entry> _entries = new(StringComparer.Ordinal);
@@ -364,7 +367,7 @@ public partial class FileCache : IDisposable
         public FileSource? Source { get; } = source;
 
         /// <summary>What it counts toward <see cref="TotalSize"/>.</summary>
-        public long Cost { get; } = value.LongLength + 2L * key.Length + EntryOverhead;
+        public long Cost { get; } = CostOf(value.LongLength, key);
 
         /// <summary>Its node in the eviction list while cached, for file entries.</summary>
         public LinkedListNode<Entry>? Node { get; set; }
