@@ -73,8 +73,8 @@ public sealed class ServerKindTests
     public async Task WssAndWsNodesExchangeTextAndBinaryMessages()
     {
         var options = new RedisBackplaneOptions { Channel = "test:" + Guid.NewGuid().ToString("N") };
-        using var wss = new WssServer(ServerContext(), IPAddress.Loopback, 0);
-        using var ws = new WsServer(IPAddress.Loopback, 0);
+        using var wss = new UpgradeCountingWssServer(ServerContext());
+        using var ws = new UpgradeCountingWsServer();
         Assert.That(wss.Start() && ws.Start(), Is.True);
         await using var secure = await RedisBackplane.AttachAsync(wss, _redis.Configuration, options);
         await using var plain = await RedisBackplane.AttachAsync(ws, _redis.Configuration, options);
@@ -86,6 +86,8 @@ public sealed class ServerKindTests
             await atWss.ConnectAsync(new Uri($"wss://localhost:{((IPEndPoint)wss.Endpoint).Port}/"), cancel.Token);
             await atWs.ConnectAsync(new Uri($"ws://127.0.0.1:{((IPEndPoint)ws.Endpoint).Port}/"), cancel.Token);
         }
+        // The client sees the 101 before the server has its session among the upgraded ones: wait for OnWsConnected.
+        await Wait.Until(() => wss.Upgraded == 1 && ws.Upgraded == 1, "both upgrades seen by their servers");
 
         Assert.That(wss.MulticastText("over tls"), Is.True);
         Assert.That(await ReceiveAsync(atWs), Is.EqualTo((WebSocketMessageType.Text, "over tls"u8.ToArray())));

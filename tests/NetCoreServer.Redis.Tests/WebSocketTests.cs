@@ -25,8 +25,8 @@ public sealed class WebSocketTests
     public async Task TextBinaryAndOneMebibyteMessagesReachClientsOfBothNodesOnceWithTheirType()
     {
         var options = new RedisBackplaneOptions { Channel = "test:" + Guid.NewGuid().ToString("N") };
-        using var serverA = new WsServer(IPAddress.Loopback, 0);
-        using var serverB = new WsServer(IPAddress.Loopback, 0);
+        using var serverA = new UpgradeCountingWsServer();
+        using var serverB = new UpgradeCountingWsServer();
         Assert.That(serverA.Start() && serverB.Start(), Is.True);
         await using var a = await RedisBackplane.AttachAsync(serverA, _redis.Configuration, options);
         await using var b = await RedisBackplane.AttachAsync(serverB, _redis.Configuration, options);
@@ -65,8 +65,8 @@ public sealed class WebSocketTests
     public async Task GroupTextAndDirectBinaryMessagesReachOnlyTheirSessionsOnTheOtherNode()
     {
         var options = new RedisBackplaneOptions { Channel = "test:" + Guid.NewGuid().ToString("N") };
-        using var serverA = new SessionsWsServer();
-        using var serverB = new SessionsWsServer();
+        using var serverA = new UpgradeCountingWsServer();
+        using var serverB = new UpgradeCountingWsServer();
         Assert.That(serverA.Start() && serverB.Start(), Is.True);
         await using var a = await RedisBackplane.AttachAsync(serverA, _redis.Configuration, options);
         await using var b = await RedisBackplane.AttachAsync(serverB, _redis.Configuration, options);
@@ -76,7 +76,7 @@ public sealed class WebSocketTests
         using var other = new ClientWebSocket();
         using (var cancel = new CancellationTokenSource(Wait.Default))
             await other.ConnectAsync(new Uri($"ws://127.0.0.1:{((IPEndPoint)serverB.Endpoint).Port}/"), cancel.Token);
-        await Wait.Until(() => serverB.ConnectedSessions == 2, "the second session registered");
+        await Wait.Until(() => serverB.Upgraded == 2, "the second upgrade seen by the server");
         var otherSession = serverB.All.Single(s => s.Id != memberSession.Id);
 
         Assert.That(a.MulticastToGroup("room", "to the room", MulticastKind.Text), Is.True);
@@ -89,18 +89,13 @@ public sealed class WebSocketTests
         Assert.That(await ReceiveAsync(other, "the other"), Is.EqualTo((WebSocketMessageType.Text, "end"u8.ToArray())));
     }
 
-    private sealed class SessionsWsServer() : WsServer(IPAddress.Loopback, 0)
-    {
-        public StreamSession[] All => Sessions.Values.ToArray<StreamSession>();
-    }
-
-    private static async Task<ClientWebSocket> ConnectAsync(WsServer server)
+    private static async Task<ClientWebSocket> ConnectAsync(UpgradeCountingWsServer server)
     {
         var client = new ClientWebSocket();
         var port = ((IPEndPoint)server.Endpoint).Port;
         using var cancel = new CancellationTokenSource(Wait.Default);
         await client.ConnectAsync(new Uri($"ws://127.0.0.1:{port}/"), cancel.Token);
-        await Wait.Until(() => server.ConnectedSessions >= 1, "the session registered");
+        await Wait.Until(() => server.Upgraded >= 1, "the upgrade seen by the server");
         return client;
     }
 
