@@ -54,11 +54,14 @@ internal sealed class SendQueue
     /// <summary>Counts <paramref name="bytes"/> sent; under the engine's lock.</summary>
     public void AddSent(long bytes) => Volatile.Write(ref _sent, _sent + bytes);
 
+    // Volatile, not Interlocked: a 64-bit volatile read is atomic on every platform, and Interlocked.Read is a locked
+    // compare-exchange that took a third of a multicast's time (issue 23).
+
     /// <summary><see cref="Sent"/>, read without the engine's lock.</summary>
-    public long ReadSent() => Interlocked.Read(ref _sent);
+    public long ReadSent() => Volatile.Read(ref _sent);
 
     /// <summary><see cref="Sending"/>, read without the engine's lock.</summary>
-    public long ReadSending() => Interlocked.Read(ref _sending);
+    public long ReadSending() => Volatile.Read(ref _sending);
 
     public bool IsEmpty => Bytes == 0;
 

@@ -94,11 +94,11 @@ internal sealed class EpollTransport : IStreamTransport, IValueTaskSource<IoResu
 
     /// <summary>
     /// This registration's name in its loop (see <see cref="EventLoop"/>): set by a registering thread, read by the loop's;
-    /// Interlocked, so a 32-bit process never sees half of it.
+    /// volatile, which is atomic for 64 bits on every platform (Interlocked.Read would lock the line on every event).
     /// </summary>
     internal ulong Token
     {
-        get => Interlocked.Read(ref _token);
+        get => Volatile.Read(ref _token);
         set => Interlocked.Exchange(ref _token, value);
     }
 
