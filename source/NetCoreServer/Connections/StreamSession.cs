@@ -63,8 +63,12 @@ public abstract class StreamSession : StreamConnection
     /// <summary>A stopping server whose graceful wait ran out closes what is left at once.</summary>
     internal void AbortForStop() => Engine?.Abort(NetCoreServer.DisconnectReason.ServerStopped);
 
-    /// <summary>See <see cref="StreamSessionEngine.OfferLogged"/>; NotConnected without an engine.</summary>
-    internal SendStatus OfferMulticast(long start, long end) => Engine?.OfferLogged(start, end) ?? SendStatus.NotConnected;
+    /// <summary>See <see cref="StreamSessionEngine.OfferLogged(long, long, out long)"/>; NotConnected without an engine.</summary>
+    internal SendStatus OfferMulticast(long start, long end, out long credit)
+    {
+        credit = 0;
+        return Engine?.OfferLogged(start, end, out credit) ?? SendStatus.NotConnected;
+    }
 
     /// <summary>See <see cref="StreamSessionEngine.SkipLogged"/>.</summary>
     internal void SkipMulticast(long start, long end) => Engine?.SkipLogged(start, end);

@@ -178,27 +178,49 @@ internal sealed partial class SendPipeline
     /// By the multicasting thread under the log's lock, for a message at [start, end) not yet published: Accepted,
     /// NotConnected (not attached), or LimitReached, in which case this session skips it.
     /// </summary>
-    public SendStatus OfferLogged(long start, long end)
+    public SendStatus OfferLogged(long start, long end) => OfferLogged(start, end, out _);
+
+    /// <summary>
+    /// <see cref="OfferLogged(long, long)"/>, and when accepted the <paramref name="credit"/> the multicast may use on
+    /// this session without asking again: the room left under the send limit, at most an eighth of the limit (a send
+    /// of the session's own between two asks can then pass the limit by that much at most; see MulticastFanout).
+    /// </summary>
+    public SendStatus OfferLogged(long start, long end, out long credit)
     {
+        credit = 0;
         var limit = Options.SendBufferLimit;
         if (limit <= 0)
+        {
+            credit = MulticastCreditWithoutLimit;
             return SendStatus.Accepted;
+        }
         var length = end - start;
         ref var cursor = ref _engine.Cursor;
         // A racy first look: the queue only grows under the log lock the caller holds or under the session lock, checked below.
-        if (_queue.Bytes + _queue.ReadSending() + (start - cursor.Position) + length <= limit)
+        var used = _queue.Bytes + _queue.ReadSending() + (start - cursor.Position) + length;
+        if (used <= limit)
+        {
+            credit = Math.Min(limit - used, limit >> 3);
             return SendStatus.Accepted;
+        }
         lock (_engine)
         {
             if (!cursor.IsAttached)
                 return SendStatus.NotConnected;
             MoveCursorLocked(start);
-            if (_queue.Bytes + _queue.Sending + length <= limit)
+            used = _queue.Bytes + _queue.Sending + length;
+            if (used <= limit)
+            {
+                credit = Math.Min(limit - used, limit >> 3);
                 return SendStatus.Accepted;
+            }
             cursor.PassTo(end);
             return SendStatus.LimitReached;
         }
     }
+
+    // Without a send limit a multicast still asks now and then: a limit set later applies within this many bytes.
+    private const long MulticastCreditWithoutLimit = 64 * 1024;
 
     /// <summary>By the multicasting thread under the log's lock: this session is not to receive [start, end) (a WebSocket not upgraded, or closing).</summary>
     public void SkipLogged(long start, long end)

@@ -167,7 +167,13 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
 
     public bool TakeRefusalReport() => Sender.TakeRefusalReport();
 
-    public SendStatus OfferLogged(long start, long end) => _cursor.IsAttached ? Sender.OfferLogged(start, end) : SendStatus.NotConnected;
+    public SendStatus OfferLogged(long start, long end) => OfferLogged(start, end, out _);
+
+    public SendStatus OfferLogged(long start, long end, out long credit)
+    {
+        credit = 0;
+        return _cursor.IsAttached ? Sender.OfferLogged(start, end, out credit) : SendStatus.NotConnected;
+    }
 
     public void SkipLogged(long start, long end)
     {

@@ -165,4 +165,34 @@ public sealed class BackpressureTests
         Assert.That(session.Errors.Value, Is.InRange(1, 20), "a handful of reports (one per episode), not one per skipped message");
         Assert.That(session.BytesPending + session.BytesSending, Is.LessThanOrEqualTo(256 * 1024), "memory within the send limit");
     }
+
+    [Test]
+    public async Task MulticastToASessionThatAlsoSendsByItselfPassesItsLimitByAnEighthAtMost()
+    {
+        const int limit = 256 * 1024;
+        using var server = StartServer(s =>
+        {
+            s.Echo = false;
+            s.SessionSendLimit = limit;
+        });
+        using var slow = new TestClient(_transport, server);
+        Assert.That(slow.Connect(), Is.True, "the slow client connects and never reads");
+        await Wait.For(server.Connected.Reaches(1), "session connected");
+        var session = server.LastSession!;
+        var message = Pattern(0, 1024);
+        var own = Pattern(0, 4096);
+        long ownAccepted = 0;
+        long peak = 0;
+        for (var i = 0; i < 4000; i++)
+        {
+            Assert.That(server.Multicast(message), Is.True);
+            // The session's own sends between multicasts: the multicast asks the limit only once per credit.
+            if (session.Session.SendAsync(own))
+                ownAccepted++;
+            peak = Math.Max(peak, session.BytesPending + session.BytesSending);
+        }
+        Assert.That(session.IsConnected, Is.True, "skipping keeps the session");
+        Assert.That(ownAccepted, Is.GreaterThan(0), "some of the session's own sends were accepted");
+        Assert.That(peak, Is.LessThanOrEqualTo(limit + limit / 8), "queued bytes passed the limit by an eighth at most");
+    }
 }
