@@ -7,8 +7,8 @@ namespace NetCoreServer.Performance.MulticastServer;
 
 /// <summary>
 /// The multicast loop of a benchmark server, whatever its transport: a background thread that multicasts one message
-/// after another to every session. With no session it sleeps on an event; when every session's send queue is full it
-/// waits (at most 1 ms) for one of them to send something, so the thread does not spin on refusals. The tcp, ssl
+/// after another to every session. With no session it sleeps on an event; when a session's send queue is full it
+/// waits (at most 1 ms) for one of them to send something, so the thread does not spin making messages that are skipped. The tcp, ssl
 /// and uds servers and sessions forward their hooks here.
 /// </summary>
 internal sealed class MulticastPump : IDisposable
@@ -161,14 +161,15 @@ internal sealed class MulticastPump : IDisposable
 
     private void MulticastOnce()
     {
-        var sessions = _connectedSessions();
         var refusedBefore = _refusals;
         _multicast(_message);
-        if (_refusals - refusedBefore < sessions)
+        if (_refusals == refusedBefore)
             return;
 
-        // Every queue is full. Space freed between the multicast and the reset is noticed only after the bounded
-        // wait, which costs at most 1 ms; arming the event on every message instead would put a Set on every send.
+        // A session's queue is full: it skips messages from here on (OnError comes once per episode, not per message),
+        // so going on at full speed only makes messages nobody takes. Wait until a session has sent something. Space
+        // freed between the multicast and the reset is noticed only after the bounded wait, which costs at most 1 ms;
+        // arming the event on every message instead would put a Set on every send.
         _room.Reset();
         _waitingForRoom = true;
         _room.Wait(s_roomWait);
