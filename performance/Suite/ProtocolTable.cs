@@ -37,7 +37,7 @@ internal static class ProtocolTable
         // The same over our server's sessions on one event loop (no baseline: the .NET servers here speak no HTTP).
         new("http-loops", Echo, 100) { Transport = "http", ServerOptions = Loops },
         new("https-loops", Echo, 100) { Transport = "https", ServerOptions = Loops },
-        new("ws", Echo | Multicast | NodeWsServer, 1000),
+        new("ws", Echo | Multicast | NodeWsServer | CWsMulticastLoad, 1000),
         new("wss", Echo | Multicast | NodeWsServer, 1000),
     ];
 

@@ -35,4 +35,7 @@ internal enum ProtocolTraits
 
     /// <summary>performance/ws-peer.js (npm ws) serves its echo and its multicast (ws, wss).</summary>
     NodeWsServer = 256,
+
+    /// <summary><c>mcast_load -w</c> reads its multicast (ws: upgrade, then frames counted as bytes), so <c>--load c</c> applies to multicast.</summary>
+    CWsMulticastLoad = 512,
 }

@@ -21,7 +21,7 @@ internal static class ScenarioPlanner
                 var echo = benchmark == Benchmark.Echo;
                 if (!protocol.Has(echo ? ProtocolTraits.Echo : ProtocolTraits.Multicast))
                     continue;
-                var cLoad = options.CLoad && protocol.Has(ProtocolTraits.CLoad)
+                var cLoad = options.CLoad && (protocol.Has(ProtocolTraits.CLoad) || (!echo && protocol.Has(ProtocolTraits.CWsMulticastLoad)))
                     && peers[echo ? CPeers.EchoLoad : CPeers.MulticastLoad] is not null;
                 foreach (var clients in options.ChosenClients)
                 {

@@ -144,7 +144,8 @@ internal sealed class ScenarioRunner(Layout layout, CPeers peers, NodeWs node, i
         {
             var name = echo ? CPeers.EchoLoad : CPeers.MulticastLoad;
             var binary = peers[name] ?? throw new InvalidOperationException($"{name} is not built");
-            return ChildProcess.Start(binary, [.. endpoint.CClientArguments, .. common, .. window]);
+            string[] upgrade = !echo && scenario.Protocol.Has(ProtocolTraits.CWsMulticastLoad) ? ["-w"] : [];
+            return ChildProcess.Start(binary, [.. endpoint.CClientArguments, .. upgrade, .. common, .. window]);
         }
         var program = layout.Program(echo ? "EchoClient" : "MulticastClient");
         return ChildProcess.Start(Executables.Dotnet(), [program, "--protocol", scenario.Protocol.Transport, .. endpoint.DotnetArguments, .. common, .. window, "--json"]);

@@ -23,7 +23,7 @@ internal sealed class SuiteOptions : IValidatedOptions
     [Option('c', "clients", Separator = ',', HelpText = "Client counts, comma-separated (default: 1,100).")]
     public IEnumerable<int> Clients { get; set; } = [];
 
-    [Option("load", Default = "dotnet", HelpText = "Load generator for tcp and uds: dotnet (EchoClient, MulticastClient) or c (echo_load, mcast_load from the peers folder, built with cc).")]
+    [Option("load", Default = "dotnet", HelpText = "Load generator for tcp and uds, and for ws multicast: dotnet (EchoClient, MulticastClient) or c (echo_load, mcast_load from the peers folder, built with cc; mcast_load -w upgrades to WebSocket).")]
     public string Load { get; set; } = "dotnet";
 
     [Option("out", HelpText = "Folder for suite.json, suite.md and suite.png (default: artifacts/suite of the repository).")]

@@ -110,12 +110,16 @@ static inline int peer_connect(const char *host, int port, const char *path) {
 /* The options every load client takes; 0, or 2 after a usage message. */
 typedef struct {
     const char *host, *path;
-    int port, clients, messages, size, seconds;
+    int port, clients, messages, size, seconds, websocket;
 } peer_load_options;
 
 static inline int peer_load_parse(int argc, char **argv, peer_load_options *o, int takes_messages, const char *usage) {
     *o = (peer_load_options){ .host = "127.0.0.1", .clients = 1, .messages = 1000, .size = 32, .seconds = 10 };
     for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-w") && takes_messages == 0) {
+            o->websocket = 1;
+            continue;
+        }
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
         if (!value) goto bad;
         if (!strcmp(argv[i], "-h")) o->host = value;

@@ -253,12 +253,13 @@ public abstract partial class StreamServer<TSession> : StreamServer, IDisposable
             return false;
         SendCork.SettleThisThread();
         if (!buffer.IsEmpty)
-        {
-            var receives = _receivesMulticast;
-            _multicast.Publish(buffer, filter == null ? receives : s => receives(s) && filter(s), OptionSlowConsumerPolicy);
-        }
+            _multicast.Publish(buffer, filter == null ? _receivesMulticast : Filtered(_receivesMulticast, filter), OptionSlowConsumerPolicy);
         return true;
     }
+
+    // A method of its own: a lambda in PublishLocal made its closure on every call, filtered or not.
+    private static Func<StreamSession, bool> Filtered(Func<StreamSession, bool> receives, Func<StreamSession, bool> filter)
+        => s => receives(s) && filter(s);
 
     /// <summary>A text or binary payload for <see cref="MulticastLocal"/>: raw here, a WebSocket message on a WebSocket server.</summary>
     private protected virtual bool MulticastMessageLocal(MulticastKind kind, ReadOnlySpan<byte> payload, Func<StreamSession, bool>? filter)
