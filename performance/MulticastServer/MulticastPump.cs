@@ -8,8 +8,8 @@ namespace NetCoreServer.Performance.MulticastServer;
 /// <summary>
 /// The multicast loop of a benchmark server, whatever its transport: a background thread that multicasts one message
 /// after another to every session. With no session it sleeps on an event; when a session's send queue is full it
-/// waits (at most 1 ms) for one of them to send something, so the thread does not spin making messages that are skipped. The tcp, ssl
-/// and uds servers and sessions forward their hooks here.
+/// waits (at most 1 ms) for one of them to send something, so the thread does not spin making messages that are
+/// skipped. The tcp, ssl and uds servers and sessions forward their hooks here.
 /// </summary>
 internal sealed class MulticastPump : IDisposable
 {

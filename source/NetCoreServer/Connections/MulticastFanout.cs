@@ -13,8 +13,8 @@ namespace NetCoreServer.Connections;
 /// <remarks>
 /// Each session's send limit is asked once per credit, not once per message: an accepted offer returns how many more
 /// bytes the session takes without asking (its room, at most an eighth of its limit), kept here in an array beside the
-/// session snapshot, and messages are charged against it. Asking reads five fields through three objects that the
-/// session's send loop keeps writing; with 100 sessions it was a third of a 32-byte multicast's time (issue 23).
+/// session snapshot, and messages are charged against it. Asking reads fields of three objects that the session's send
+/// loop keeps writing, through six dependent loads; figures in docs/design/multicast-log.md (issue 23).
 /// </remarks>
 /// <typeparam name="TSession">The server's session type.</typeparam>
 internal sealed class MulticastFanout<TSession>
