@@ -176,14 +176,10 @@ internal sealed partial class SendPipeline
 
     /// <summary>
     /// By the multicasting thread under the log's lock, for a message at [start, end) not yet published: Accepted,
-    /// NotConnected (not attached), or LimitReached, in which case this session skips it.
-    /// </summary>
-    public SendStatus OfferLogged(long start, long end) => OfferLogged(start, end, out _);
-
-    /// <summary>
-    /// <see cref="OfferLogged(long, long)"/>, and when accepted the <paramref name="credit"/> the multicast may use on
-    /// this session without asking again: the room left under the send limit, at most an eighth of the limit (a send
-    /// of the session's own between two asks can then pass the limit by that much at most; see MulticastFanout).
+    /// NotConnected (not attached), or LimitReached, in which case this session skips it. When accepted,
+    /// <paramref name="credit"/> is what the multicast may use on this session without asking again: the room left
+    /// under the send limit, at most an eighth of the limit (a send of the session's own between two asks can then pass
+    /// the limit by that much at most; see MulticastFanout).
     /// </summary>
     public SendStatus OfferLogged(long start, long end, out long credit)
     {
