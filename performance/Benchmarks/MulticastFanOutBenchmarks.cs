@@ -10,9 +10,9 @@ namespace NetCoreServer.Performance.Benchmarks;
 
 /// <summary>
 /// Multicast to 100 sessions without sockets: what TcpServer.Multicast does (one copy into the shared log, a send-limit
-/// check per session, publish, wake the idle send loops), with each session's send loop sending from the log into an
-/// in-memory sink. A round of <see cref="MessagesPerRound"/> messages ends when every session has sent all of them; the
-/// figure is per message (for all 100 sessions). Steady state allocates nothing.
+/// check per session when its credit runs out, publish, wake the idle send loops), with each session's send loop
+/// sending from the log into an in-memory sink. A round of <see cref="MessagesPerRound"/> messages ends when every
+/// session has sent all of them; the figure is per message (for all 100 sessions). Steady state allocates nothing.
 /// </summary>
 [MemoryDiagnoser]
 public class MulticastFanOutBenchmarks
@@ -27,6 +27,8 @@ public class MulticastFanOutBenchmarks
     private byte[] _message = [];
     private SinkTransport[] _sinks = [];
     private StreamSessionEngine[] _engines = [];
+    // Each session's credit, as MulticastFanout keeps it beside its snapshot.
+    private long[] _credits = [];
 
     /// <summary>Message size in bytes.</summary>
     [Params(32, 4096)]
@@ -39,6 +41,7 @@ public class MulticastFanOutBenchmarks
         _message = Enumerable.Range(0, Size).Select(i => (byte)(i % 251)).ToArray();
         _sinks = Enumerable.Range(0, Sessions).Select(_ => new SinkTransport(_group, 2 * Size)).ToArray();
         _engines = _sinks.Select(sink => new SendingHost().Start(sink, _log, receive: false)).ToArray();
+        _credits = new long[Sessions];
 
         Round().AsTask().WaitAsync(s_timeout).GetAwaiter().GetResult();
         var expected = _message.Concat(_message).ToArray();
@@ -67,7 +70,7 @@ public class MulticastFanOutBenchmarks
         return delivered;
     }
 
-    // The steps of StreamServer.Multicast for sessions that all receive multicast.
+    // The steps of MulticastFanout.Publish for sessions that all receive multicast.
     private void Multicast(ReadOnlySpan<byte> message)
     {
         lock (_log.Lock)
@@ -75,9 +78,12 @@ public class MulticastFanOutBenchmarks
             var start = _log.Written;
             _log.Write(message);
             var end = _log.Written;
-            foreach (var engine in _engines)
+            var length = end - start;
+            for (var i = 0; i < _engines.Length; i++)
             {
-                if (engine.OfferLogged(start, end) != SendStatus.Accepted)
+                if (_credits[i] >= length)
+                    _credits[i] -= length;
+                else if (_engines[i].OfferLogged(start, end, out _credits[i]) != SendStatus.Accepted)
                     throw new InvalidOperationException("a session refused a multicast message");
             }
             _log.Publish();
