@@ -14,7 +14,7 @@ namespace NetCoreServer.Engine;
 /// <remarks>
 /// Only the receive thread's own non-blocking sends to the delivering connection are held; a send from another thread,
 /// a blocking send, a flush and a disconnect start the send loop, taking what is held with it, in queue order.
-/// Lock discipline: <see cref="Owner"/>, <see cref="Length"/> and the buffer are guarded by this object's monitor. The
+/// Lock discipline: <see cref="Owner"/>, <see cref="Length"/> and the buffer are guarded by the cork's lock. The
 /// receive thread takes only that lock to stage; whoever moves the bytes holds the owner's session lock first, then
 /// this one (never the other way round). The corked engine is the thread's own and takes no lock. Figures:
 /// docs/design/engine.md, docs/design/websocket-send.md.
@@ -27,6 +27,10 @@ internal sealed class SendCork
     // This thread's cork, made on its first read: one thread-static read per frame.
     [ThreadStatic]
     private static SendCork? t_cork;
+
+    // A Lock, not this object's monitor: a send loop settling the stage contends with the receive thread now and then,
+    // and a monitor once contended stays inflated, every enter and exit a call into the runtime (issue 24).
+    private readonly Lock _lock = new();
 
     // The engine whose read this thread hands to the host now.
     private StreamSessionEngine? _corked;
@@ -93,21 +97,23 @@ internal sealed class SendCork
     }
 
     /// <summary>
-    /// Stages <paramref name="message"/> for <paramref name="pipeline"/> without its session lock: null when it must take
-    /// the locked path (the stage is another connection's or full, or the connection no longer sends), else its outcome.
+    /// Stages <paramref name="message"/> for <paramref name="pipeline"/> without its session lock: false when it must take
+    /// the locked path (the stage is another connection's or full, or the connection no longer sends), else true with
+    /// its outcome in <paramref name="status"/> (an out value, not a nullable: the JIT called the nullable's constructor).
     /// </summary>
-    public SendStatus? TryStage<T>(SendPipeline pipeline, scoped ref T message, int length)
+    public bool TryStage<T>(SendPipeline pipeline, scoped ref T message, int length, out SendStatus status)
         where T : IMessageWriter, allows ref struct
     {
-        lock (this)
+        status = SendStatus.Accepted;
+        lock (_lock)
         {
             if (Owner != pipeline)
             {
                 if (Owner != null)
-                    return null;
+                    return false;
                 var room = pipeline.StageRoom(out var chunkSize);
                 if (room <= 0)
-                    return null;
+                    return false;
                 Owner = pipeline;
                 if (_buffer == null || _buffer.Length < chunkSize)
                     _buffer = new byte[chunkSize];
@@ -116,15 +122,18 @@ internal sealed class SendCork
                 pipeline.PublishStage(this);
             }
             if (length > _limit - Length || !pipeline.AcceptsSends)
-                return null;
+                return false;
             if (!message.Commit())
-                return SendStatus.NotConnected;
+            {
+                status = SendStatus.NotConnected;
+                return true;
+            }
             var writer = new QueueWriter(_buffer.AsSpan(Length, length));
             message.WriteTo(ref writer);
             Debug.Assert(writer.Written == length, "a message writes exactly its length");
             Length += length;
         }
-        return SendStatus.Accepted;
+        return true;
     }
 
     /// <summary>
@@ -133,7 +142,7 @@ internal sealed class SendCork
     /// </summary>
     public int MoveTo(SendPipeline owner, ref SendCork? published, SendQueue? queue, int chunkSize)
     {
-        lock (this)
+        lock (_lock)
         {
             Volatile.Write(ref published, null);
             if (Owner != owner)

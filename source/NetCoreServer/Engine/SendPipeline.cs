@@ -117,12 +117,8 @@ internal sealed partial class SendPipeline : IThreadPoolWorkItem
         where T : IMessageWriter, allows ref struct
     {
         var length = message.Length;
-        if (SendCork.For(_engine) is { } cork)
-        {
-            var staged = cork.TryStage(this, ref message, length);
-            if (staged.HasValue)
-                return staged.Value;
-        }
+        if (SendCork.For(_engine) is { } cork && cork.TryStage(this, ref message, length, out var staged))
+            return staged;
         var options = Options;
         bool start;
         lock (_engine)
