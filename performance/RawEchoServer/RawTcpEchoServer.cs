@@ -2,7 +2,10 @@ using System;
 using System.Collections.Concurrent;
 using System.IO;
 using System.Net;
+using System.Net.Security;
 using System.Net.Sockets;
+using System.Security.Authentication;
+using System.Security.Cryptography.X509Certificates;
 using System.Threading;
 using System.Threading.Tasks;
 using NetCoreServer.Performance.Common;
@@ -12,9 +15,11 @@ namespace NetCoreServer.Performance.RawEchoServer;
 /// <summary>
 /// An async accept loop, and per connection a receive-then-send loop over one 8 KiB buffer: the least an echo
 /// server can do. Socket options are left at their defaults, as the library's server leaves them. The endpoint is
-/// an IP one for tcp or a Unix socket file for uds, which is removed when the server stops.
+/// an IP one for tcp or a Unix socket file for uds, which is removed when the server stops. With a
+/// <paramref name="certificate"/> (ssl) every connection is the runtime's <see cref="SslStream"/> over the socket:
+/// the server's handshake (TLS 1.2 or 1.3, as the library's ssl server accepts), then a read-then-write loop.
 /// </summary>
-internal sealed class RawTcpEchoServer(EndPoint endpoint) : IBenchmarkServer
+internal sealed class RawTcpEchoServer(EndPoint endpoint, X509Certificate2? certificate = null) : IBenchmarkServer
 {
     private const int BufferSize = 8192;
 
@@ -97,7 +102,8 @@ internal sealed class RawTcpEchoServer(EndPoint endpoint) : IBenchmarkServer
 
             // Registered before the loop starts, so that a connection ending at once is not added back after its removal.
             _connections[socket] = Task.CompletedTask;
-            _connections.TryUpdate(socket, EchoAsync(socket, cancellationToken), Task.CompletedTask);
+            var echo = certificate is null ? EchoAsync(socket, cancellationToken) : EchoTlsAsync(socket, certificate, cancellationToken);
+            _connections.TryUpdate(socket, echo, Task.CompletedTask);
         }
     }
 
@@ -125,6 +131,36 @@ internal sealed class RawTcpEchoServer(EndPoint endpoint) : IBenchmarkServer
         {
             _connections.TryRemove(socket, out _);
             socket.Dispose();
+        }
+    }
+
+    private async Task EchoTlsAsync(Socket socket, X509Certificate2 serverCertificate, CancellationToken cancellationToken)
+    {
+        await Task.Yield();
+        var buffer = new byte[BufferSize];
+        // The stream owns the socket: disposing it closes the connection.
+        var tls = new SslStream(new NetworkStream(socket, ownsSocket: true));
+        try
+        {
+            var options = new SslServerAuthenticationOptions { ServerCertificate = serverCertificate, EnabledSslProtocols = DevelopmentTls.ServerProtocols };
+            await tls.AuthenticateAsServerAsync(options, cancellationToken).ConfigureAwait(false);
+            while (true)
+            {
+                // At most one TLS record's plaintext per read; a write is one record (or more above 16 KiB).
+                var received = await tls.ReadAsync(buffer, cancellationToken).ConfigureAwait(false);
+                if (received == 0)
+                    break;
+                await tls.WriteAsync(buffer.AsMemory(0, received), cancellationToken).ConfigureAwait(false);
+            }
+        }
+        catch (Exception exception) when (exception is IOException or AuthenticationException or SocketException or OperationCanceledException or ObjectDisposedException)
+        {
+            // The peer went away, failed the handshake, or the server is stopping: either way this connection is over.
+        }
+        finally
+        {
+            _connections.TryRemove(socket, out _);
+            await tls.DisposeAsync().ConfigureAwait(false);
         }
     }
 }
