@@ -5,19 +5,23 @@ using System.Net;
 namespace NetCoreServer.Performance.KestrelServer;
 
 /// <summary>
-/// The command line: <c>PORT [http|https] [--address A] [--lifetime SECONDS] [--cert FILE] [--password P]
+/// The command line: <c>PORT [http|https|ws|wss] [--address A] [--lifetime SECONDS] [--cert FILE] [--password P]
 /// [--inline-completions]</c>. PORT 0 picks a free one, printed in the "listening" line; the address defaults to
-/// 127.0.0.1; the lifetime (default 0, none) stops the server by itself, a safety net for scripts and tests; the
+/// 127.0.0.1; ws and wss serve the WebSocket echo over TCP and TLS (see <see cref="WebSocketEcho"/>); the lifetime (default 0, none) stops the server by itself, a safety net for scripts and tests; the
 /// certificate defaults to the one our benchmarks serve (see <see cref="Common.DevelopmentTls"/>);
 /// <c>--inline-completions</c> is the counterpart of our servers' option of that name (see <see cref="InlineCompletions"/>).
 /// </summary>
 internal sealed class KestrelOptions
 {
-    public const string Usage = "usage: KestrelServer PORT [http|https] [--address 127.0.0.1] [--lifetime SECONDS] [--cert FILE] [--password qwerty] [--inline-completions]";
+    public const string Usage = "usage: KestrelServer PORT [http|https|ws|wss] [--address 127.0.0.1] [--lifetime SECONDS] [--cert FILE] [--password qwerty] [--inline-completions]";
 
     public int Port { get; private set; }
 
+    /// <summary>Over TLS: https or wss.</summary>
     public bool Https { get; private set; }
+
+    /// <summary>The WebSocket echo is served as well: ws or wss.</summary>
+    public bool WebSockets { get; private set; }
 
     public IPAddress Address { get; private set; } = IPAddress.Loopback;
 
@@ -35,7 +39,13 @@ internal sealed class KestrelOptions
     /// </summary>
     public bool InlineCompletions { get; private set; }
 
-    public string Scheme => Https ? "https" : "http";
+    public string Scheme => (WebSockets, Https) switch
+    {
+        (true, true) => "wss",
+        (true, false) => "ws",
+        (false, true) => "https",
+        (false, false) => "http",
+    };
 
     /// <summary>The options, or null with <paramref name="error"/> saying what is wrong.</summary>
     public static KestrelOptions? Parse(string[] args, out string? error)
@@ -81,9 +91,10 @@ internal sealed class KestrelOptions
                 options.Port = port;
                 positional++;
             }
-            else if (positional == 1 && argument is "http" or "https")
+            else if (positional == 1 && argument is "http" or "https" or "ws" or "wss")
             {
-                options.Https = argument == "https";
+                options.Https = argument is "https" or "wss";
+                options.WebSockets = argument is "ws" or "wss";
                 positional++;
             }
             else
