@@ -28,8 +28,8 @@ internal sealed class SendCork
     [ThreadStatic]
     private static SendCork? t_cork;
 
-    // A Lock, not this object's monitor: a send loop settling the stage contends with the receive thread now and then,
-    // and a monitor once contended stays inflated, every enter and exit a call into the runtime (issue 24).
+    // A Lock, not this object's monitor: a monitor once contended (a move of the stage from another thread) keeps its
+    // sync block, and then every enter and exit, once per staged message, is a call into the runtime (issue 24).
     private readonly Lock _lock = new();
 
     // The engine whose read this thread hands to the host now.
