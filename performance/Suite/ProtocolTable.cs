@@ -19,7 +19,7 @@ internal static class ProtocolTable
         // tcp with 4-byte big-endian length prefixes (MessageFraming.LengthPrefixed(4)) on both sides, beside tcp in the
         // chart: what per-message framing costs against raw bytes. No baseline of its own: the raw servers speak no framing.
         new("framed", Echo | Multicast, 1000),
-        new("ssl", Echo | Multicast, 1000),
+        new("ssl", Echo | Multicast | RawEcho, 1000),
         new("uds", Echo | Multicast | RawEcho | CEcho | CLoad, 1000),
         new("udp", Echo | Multicast | RawEcho | MulticastNeedsNamespace, 10),
         // The same, our server with OptionReceiveThread (a socket served by a thread of its own).
@@ -37,8 +37,8 @@ internal static class ProtocolTable
         // The same over our server's sessions on one event loop (no baseline: the .NET servers here speak no HTTP).
         new("http-loops", Echo, 100) { Transport = "http", ServerOptions = Loops },
         new("https-loops", Echo, 100) { Transport = "https", ServerOptions = Loops },
-        new("ws", Echo | Multicast | NodeWsServer | CWsMulticastLoad, 1000),
-        new("wss", Echo | Multicast | NodeWsServer, 1000),
+        new("ws", Echo | Multicast | KestrelEcho | NodeWsServer | CWsMulticastLoad, 1000),
+        new("wss", Echo | Multicast | KestrelEcho | NodeWsServer, 1000),
     ];
 
     private static string[] Inline => ["--inline-completions", "--socket-threads", "1"];

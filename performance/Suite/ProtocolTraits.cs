@@ -15,7 +15,7 @@ internal enum ProtocolTraits
     /// <summary>MulticastServer and MulticastClient implement it.</summary>
     Multicast = 2,
 
-    /// <summary>RawEchoServer implements it: the raw .NET Socket echo baseline.</summary>
+    /// <summary>RawEchoServer implements it: the raw .NET Socket echo baseline (SslStream over it for ssl).</summary>
     RawEcho = 4,
 
     /// <summary>echo_epoll serves it (tcp, or a Unix socket): the C echo reference.</summary>
@@ -30,7 +30,7 @@ internal enum ProtocolTraits
     /// <summary>Its multicast sends to a group, which is allowed only inside a private network namespace.</summary>
     MulticastNeedsNamespace = 64,
 
-    /// <summary>KestrelServer answers its echo (http, https: the TRACE round trip).</summary>
+    /// <summary>KestrelServer answers its echo (http, https: the TRACE round trip; ws, wss: each message sent back).</summary>
     KestrelEcho = 128,
 
     /// <summary>performance/ws-peer.js (npm ws) serves its echo and its multicast (ws, wss).</summary>

@@ -10,7 +10,7 @@ internal sealed record Scenario(string Benchmark, ProtocolEntry Protocol, int Cl
     public string ServerName => Server switch
     {
         Contender.Ours => "NetCoreServer",
-        Contender.Raw => "raw .NET Socket",
+        Contender.Raw => Protocol.Transport == "ssl" ? "raw .NET SslStream" : "raw .NET Socket",
         Contender.Kestrel => "Kestrel",
         Contender.NodeWs => "node ws",
         _ => Benchmark == Suite.Benchmark.Echo ? "C echo_epoll" : "C mcast_epoll",

@@ -7,7 +7,7 @@ using NetCoreServer.Tests.Support;
 namespace NetCoreServer.Tests.Http;
 
 /// <summary>
-/// performance/KestrelServer, ASP.NET Core's Kestrel serving <c>GET /fixed</c> and a TRACE echo, as a child process:
+/// performance/KestrelServer, ASP.NET Core's Kestrel serving <c>GET /fixed</c> and a TRACE echo (or a WebSocket echo), as a child process:
 /// built with a bounded <c>dotnet build</c> (<see cref="RepositoryBuild"/>), started on a loopback port it picks itself
 /// (port 0, read back from its "listening on" line), killed when stopped or disposed. Every wait is bounded.
 /// </summary>
@@ -46,11 +46,14 @@ internal sealed class KestrelServerProcess : IDisposable
             ? $"this SDK cannot build an ASP.NET Core app: {FirstError(output)}"
             : null);
 
-    /// <summary>Starts the server over plain HTTP and waits (bounded) until it says it accepts connections.</summary>
-    public static async Task<KestrelServerProcess> Start(string assembly)
+    /// <summary>
+    /// Starts the server over plain HTTP (<paramref name="protocol"/> http) or as a WebSocket echo (ws) and waits
+    /// (bounded) until it says it accepts connections.
+    /// </summary>
+    public static async Task<KestrelServerProcess> Start(string assembly, string protocol = "http")
     {
         var process = ChildProcess.Start(RepositoryBuild.StartInfo(
-            [assembly, "0", "http", "--address", "127.0.0.1", "--lifetime", LifetimeSeconds.ToString(CultureInfo.InvariantCulture)]),
+            [assembly, "0", protocol, "--address", "127.0.0.1", "--lifetime", LifetimeSeconds.ToString(CultureInfo.InvariantCulture)]),
             "the Kestrel server");
         try
         {
