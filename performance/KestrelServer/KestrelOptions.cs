@@ -7,8 +7,8 @@ namespace NetCoreServer.Performance.KestrelServer;
 /// <summary>
 /// The command line: <c>PORT [http|https|ws|wss] [--address A] [--lifetime SECONDS] [--cert FILE] [--password P]
 /// [--inline-completions]</c>. PORT 0 picks a free one, printed in the "listening" line; the address defaults to
-/// 127.0.0.1; ws and wss serve the WebSocket echo over TCP and TLS (see <see cref="WebSocketEcho"/>); the lifetime (default 0, none) stops the server by itself, a safety net for scripts and tests; the
-/// certificate defaults to the one our benchmarks serve (see <see cref="Common.DevelopmentTls"/>);
+/// 127.0.0.1; ws and wss serve the WebSocket echo over TCP and TLS (see <see cref="WebSocketEcho"/>); the lifetime
+/// (default 0, none) stops the server by itself, a safety net for scripts and tests; the certificate defaults to the one our benchmarks serve (see <see cref="Common.DevelopmentTls"/>);
 /// <c>--inline-completions</c> is the counterpart of our servers' option of that name (see <see cref="InlineCompletions"/>).
 /// </summary>
 internal sealed class KestrelOptions

@@ -20,11 +20,12 @@ namespace NetCoreServer.Performance.KestrelServer;
 
 /// <summary>
 /// The baseline of the HTTP and WebSocket benchmarks: a minimal-API ASP.NET Core app on Kestrel doing what our
-/// EchoServer does with <c>--protocol http|https</c>: TRACE (any path) gets the request back as <c>message/http</c> (see <see cref="TraceEcho"/>),
-/// <c>GET /fixed</c> gets "Hello, World!" as text/plain, anything else 404; with <c>ws|wss</c> a WebSocket upgrade
-/// (any path) gets every message echoed back (see <see cref="WebSocketEcho"/>). HTTP/1.1 only, over TCP or TLS 1.2/1.3 with
-/// our benchmarks' development certificate; no logging, no Server header (ours sends none either). Prints
-/// "Kestrel server (http) listening on ADDRESS:PORT" once it accepts connections, stops on Ctrl+C or SIGTERM.
+/// EchoServer does with <c>--protocol http|https</c>: TRACE (any path) gets the request back as <c>message/http</c>
+/// (see <see cref="TraceEcho"/>), <c>GET /fixed</c> gets "Hello, World!" as text/plain, anything else 404; with
+/// <c>ws|wss</c> a WebSocket upgrade (any path) gets every message echoed back (see <see cref="WebSocketEcho"/>).
+/// HTTP/1.1 only, over TCP or TLS 1.2/1.3 with our benchmarks' development certificate; no logging, no Server header
+/// (ours sends none either). Prints "Kestrel server (http) listening on ADDRESS:PORT" once it accepts connections,
+/// stops on Ctrl+C or SIGTERM.
 /// Exit codes: 0 after a clean stop, 1 when it could not start, 2 for a bad command line.
 /// </summary>
 internal static class Program

@@ -6,7 +6,7 @@ using Microsoft.AspNetCore.Http;
 namespace NetCoreServer.Performance.KestrelServer;
 
 /// <summary>
-/// The WebSocket echo of <c>--protocol ws|wss</c>, what our EchoServer's ws and wss sessions do: the upgrade is
+/// The WebSocket echo of <c>ws|wss</c> (the second argument), what our EchoServer's ws and wss sessions do: the upgrade is
 /// accepted on any path (our EchoClient asks for <c>/</c>), then every message goes back as it came, of the same type,
 /// fragment by fragment through one 8 KiB buffer per connection, until the client closes.
 /// </summary>
