@@ -244,10 +244,13 @@ public abstract partial class StreamConnection
     /// <summary>Ends <see cref="HoldReceiving"/>.</summary>
     private protected void ReleaseReceiving() => Engine?.ReleaseReceiving();
 
+    // The accepted case returns before the refusal report, whose hook scope (a try/finally) kept this from being inlined.
     private bool Accepted(StreamSessionEngine engine, SendStatus status)
     {
+        if (status == SendStatus.Accepted)
+            return true;
         ReportRefusal(engine, status);
-        return status == SendStatus.Accepted;
+        return false;
     }
 
     /// <summary>Raises OnError(NoBufferSpaceAvailable) on the caller's thread when the send limit refused data, once per episode.</summary>
