@@ -28,9 +28,10 @@ internal sealed class SendCork
     [ThreadStatic]
     private static SendCork? t_cork;
 
-    // A Lock, not this object's monitor: a monitor once contended (a move of the stage from another thread) keeps its
-    // sync block, and then every enter and exit, once per staged message, is a call into the runtime (issue 24).
-    private readonly Lock _lock = new();
+    // The cork's lock, 1 while held: taken with one compare-and-swap and released with a plain store, about 2 ns
+    // against 7-10 for a Lock, once per staged message (issue 24). It is held only while bytes are copied, never across
+    // a hook, so a mover waits a copy at most. (A monitor once contended kept its sync block: a runtime call per message.)
+    private int _held;
 
     // The engine whose read this thread hands to the host now.
     private StreamSessionEngine? _corked;
@@ -105,7 +106,8 @@ internal sealed class SendCork
         where T : IMessageWriter, allows ref struct
     {
         status = SendStatus.Accepted;
-        lock (_lock)
+        Take();
+        try
         {
             if (Owner != pipeline)
             {
@@ -133,6 +135,10 @@ internal sealed class SendCork
             Debug.Assert(writer.Written == length, "a message writes exactly its length");
             Length += length;
         }
+        finally
+        {
+            Volatile.Write(ref _held, 0);
+        }
         return true;
     }
 
@@ -142,7 +148,8 @@ internal sealed class SendCork
     /// </summary>
     public int MoveTo(SendPipeline owner, ref SendCork? published, SendQueue? queue, int chunkSize)
     {
-        lock (_lock)
+        Take();
+        try
         {
             Volatile.Write(ref published, null);
             if (Owner != owner)
@@ -155,5 +162,24 @@ internal sealed class SendCork
             Length = 0;
             return moved;
         }
+        finally
+        {
+            Volatile.Write(ref _held, 0);
+        }
+    }
+
+    private void Take()
+    {
+        if (Interlocked.CompareExchange(ref _held, 1, 0) != 0)
+            TakeContended();
+    }
+
+    // The holder is copying (or was preempted while copying): spin, then yield, until it lets go.
+    private void TakeContended()
+    {
+        var spin = new SpinWait();
+        do
+            spin.SpinOnce();
+        while (Volatile.Read(ref _held) != 0 || Interlocked.CompareExchange(ref _held, 1, 0) != 0);
     }
 }

@@ -85,6 +85,54 @@ public sealed class FramedConnectionTests(string transport)
     }
 
     [Test]
+    public void RepliesOfAHookAndSendsOfAnotherThreadToTheSameSessionArriveWholeAndEachInOrder()
+    {
+        // The hook's replies are staged in its thread's cork; the other thread's sends move that stage into the
+        // queue while the hook thread is staging: no frame may be torn, lost or reordered within its sender.
+        const int count = 20_000;
+        var server = new Node();
+        using var host = StartServer(server, MessageFraming.LengthPrefixed(2));
+        Thread? other = null;
+        server.OnMessage = (session, text) =>
+        {
+            if (text == "e0")
+            {
+                other = new Thread(() =>
+                {
+                    for (var i = 0; i < count; i++)
+                        Assert.That(session.SendMessageAsync("o" + i), Is.True);
+                });
+                other.Start();
+            }
+            Assert.That(session.SendMessageAsync(text), Is.True);
+        };
+        var client = new Node();
+        using var peer = Connect(host, client, MessageFraming.LengthPrefixed(2));
+
+        // Many messages per write, so that one read hands the hook hundreds of them.
+        for (var start = 0; start < count; start += 500)
+        {
+            var batch = new List<byte>();
+            for (var i = start; i < start + 500; i++)
+            {
+                var payload = Encoding.ASCII.GetBytes("e" + i);
+                batch.Add((byte)(payload.Length >> 8));
+                batch.Add((byte)payload.Length);
+                batch.AddRange(payload);
+            }
+            Assert.That(peer.SendAsync(batch.ToArray()), Is.True);
+        }
+
+        Assert.That(WaitFor(() => client.MessagesQueue.Count >= 2 * count), Is.True, $"{client.MessagesQueue.Count} of {2 * count} messages");
+        Assert.That(other!.Join(Patience), Is.True);
+        var received = client.Messages;
+        Assert.That(received.Where(m => m[0] == 'e'), Is.EqualTo(Enumerable.Range(0, count).Select(i => "e" + i)), "the hook's replies");
+        Assert.That(received.Where(m => m[0] == 'o'), Is.EqualTo(Enumerable.Range(0, count).Select(i => "o" + i)), "the other thread's sends");
+        Assert.That(received, Has.Count.EqualTo(2 * count));
+        Assert.That(server.Errors, Is.Empty);
+    }
+
+    [Test]
     public void BlockingSendMessageFramesAsSendMessageAsyncDoes()
     {
         var server = new Node();
