@@ -33,8 +33,9 @@ internal sealed class SendCork
     // a hook, so a mover waits a copy at most. (A monitor once contended kept its sync block: a runtime call per message.)
     private int _held;
 
-    // The engine whose read this thread hands to the host now.
+    // The engine whose read this thread hands to the host now, and a StackMark taken when it started.
     private StreamSessionEngine? _corked;
+    private nuint _mark;
     private byte[]? _buffer;
     // The most bytes the owner may stage: the room under its limits when it attached, at most the buffer.
     private int _limit;
@@ -51,6 +52,7 @@ internal sealed class SendCork
         var cork = t_cork ??= new SendCork();
         var previous = cork._corked;
         cork._corked = engine;
+        cork._mark = StackMark.Take();
         return previous;
     }
 
@@ -61,9 +63,16 @@ internal sealed class SendCork
         engine.SenderIfAny?.SendHeld();
     }
 
-    /// <summary>This thread's cork when it delivers a read of <paramref name="engine"/>, else null.</summary>
-    public static SendCork? For(StreamSessionEngine engine)
+    /// <summary>
+    /// This thread's cork when it delivers a read of <paramref name="engine"/>, else null. <paramref name="staged"/>, the
+    /// cork that holds bytes for the engine if any, answers without the thread-static when this thread is its owner (a
+    /// hook's second and later messages of a read). After a nested delivery the mark is deeper than the outer hook and
+    /// the thread is asked, which is slower, not wrong.
+    /// </summary>
+    public static SendCork? For(StreamSessionEngine engine, SendCork? staged = null)
     {
+        if (staged != null && ReferenceEquals(staged._corked, engine) && StackMark.IsAbove(staged._mark))
+            return staged;
         var cork = t_cork;
         return cork != null && ReferenceEquals(cork._corked, engine) ? cork : null;
     }

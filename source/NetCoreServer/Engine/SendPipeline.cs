@@ -117,7 +117,7 @@ internal sealed partial class SendPipeline : IThreadPoolWorkItem
         where T : IMessageWriter, allows ref struct
     {
         var length = message.Length;
-        if (SendCork.For(_engine) is { } cork && cork.TryStage(this, ref message, length, out var staged))
+        if (SendCork.For(_engine, _stage) is { } cork && cork.TryStage(this, ref message, length, out var staged))
             return staged;
         var options = Options;
         bool start;
