@@ -29,6 +29,7 @@ public sealed class MicroBenchmarkTests
         ["HttpBenchmarks"] = ["ParseGet", "ParsePost", "ParseChunkedPost", "BuildGetResponse", "BuildResponseWithFields"],
         ["HttpResponseSendBenchmarks"] = ["SendResponseAsync", "SendResponse"],
         ["WsEchoBenchmarks"] = ["Round"],
+        ["FramedEchoBenchmarks"] = ["Round"],
         ["WebSocketBenchmarks"] = ["EncodeServer", "EncodeClient", "EncodeCompressed", "DecodeServerFrame", "DecodeClientFrame", "DecodeCompressed"],
         ["TimerWheelBenchmarks"] = ["WheelReschedule", "TimerChange", "WheelScheduleCancel", "TimerChangeDisarm"],
     };
