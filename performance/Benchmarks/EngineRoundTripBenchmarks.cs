@@ -16,11 +16,8 @@ namespace NetCoreServer.Performance.Benchmarks;
 [MemoryDiagnoser]
 public class EngineRoundTripBenchmarks
 {
-    private static readonly TimeSpan s_timeout = TimeSpan.FromSeconds(10);
-
     private byte[] _message = [];
-    private ReceivingHost _client = null!;
-    private EchoHost _server = null!;
+    private EchoPair _pair = null!;
 
     /// <summary>Message size in bytes.</summary>
     [Params(32, 4096)]
@@ -35,32 +32,17 @@ public class EngineRoundTripBenchmarks
     public void Setup()
     {
         _message = Enumerable.Range(0, Size).Select(i => (byte)(i % 251)).ToArray();
-        var (clientEnd, serverEnd) = InMemoryDuplexTransport.CreatePair(Inline);
-        _client = new ReceivingHost(Size);
-        _server = new EchoHost();
-        _server.Start(serverEnd);
-        _client.Start(clientEnd);
-
-        RoundTrip().AsTask().WaitAsync(s_timeout).GetAwaiter().GetResult();
-        if (!_client.First.SequenceEqual(_message) || _client.Received != Size)
+        _pair = new EchoPair(new EchoHost(), Size, Inline);
+        _pair.RoundOrFail(_message, Size);
+        if (!_pair.Peer.First.SequenceEqual(_message) || _pair.Peer.Received != Size)
             throw new InvalidOperationException("the echo did not bring the message back unchanged");
     }
 
     /// <summary>Disconnects both engines.</summary>
     [GlobalCleanup]
-    public void Cleanup()
-    {
-        _client.Engine.Disconnect(DisconnectReason.Local);
-        Task.WhenAll(_client.Engine.Completion, _server.Engine.Completion).WaitAsync(s_timeout).GetAwaiter().GetResult();
-    }
+    public void Cleanup() => _pair.Close();
 
     /// <summary>Queues the message on the client and waits until its echo has been received.</summary>
     [Benchmark]
-    public ValueTask RoundTrip()
-    {
-        var echoed = _client.Expect(Size);
-        if (_client.Engine.Enqueue(_message) != SendStatus.Accepted)
-            throw new InvalidOperationException("the client refused the message");
-        return echoed;
-    }
+    public ValueTask RoundTrip() => _pair.Round(_message, Size);
 }

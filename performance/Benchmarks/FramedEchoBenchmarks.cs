@@ -17,11 +17,9 @@ namespace NetCoreServer.Performance.Benchmarks;
 public class FramedEchoBenchmarks
 {
     private const int Payload = 28;
-    private static readonly TimeSpan s_timeout = TimeSpan.FromSeconds(10);
 
     private byte[] _wire = [];
-    private ReceivingHost _peer = null!;
-    private FramedEchoHost _echo = null!;
+    private EchoPair _pair = null!;
 
     /// <summary>Messages in one read.</summary>
     [Params(1, 100)]
@@ -38,33 +36,19 @@ public class FramedEchoBenchmarks
             one[4 + i] = (byte)i;
         _wire = Enumerable.Repeat(one, Messages).SelectMany(bytes => bytes).ToArray();
 
-        var (peerEnd, echoEnd) = InMemoryDuplexTransport.CreatePair(inline: true);
-        _peer = new ReceivingHost(_wire.Length);
-        _echo = new FramedEchoHost(framing);
-        _echo.Start(echoEnd);
-        _peer.Start(peerEnd);
-        Round().AsTask().WaitAsync(s_timeout).GetAwaiter().GetResult();
-        if (!_peer.First.SequenceEqual(_wire))
+        _pair = new EchoPair(new FramedEchoHost(framing), _wire.Length, inline: true);
+        _pair.RoundOrFail(_wire, _wire.Length);
+        if (!_pair.Peer.First.SequenceEqual(_wire))
             throw new InvalidOperationException("the messages did not come back whole and framed");
     }
 
     /// <summary>Disconnects both engines.</summary>
     [GlobalCleanup]
-    public void Cleanup()
-    {
-        _peer.Engine.Disconnect(DisconnectReason.Local);
-        Task.WhenAll(_peer.Engine.Completion, _echo.Engine.Completion).WaitAsync(s_timeout).GetAwaiter().GetResult();
-    }
+    public void Cleanup() => _pair.Close();
 
     /// <summary>Sends the messages as one write and waits until every echo has arrived.</summary>
     [Benchmark]
-    public ValueTask Round()
-    {
-        var echoed = _peer.Expect(_wire.Length);
-        if (_peer.Engine.Enqueue(_wire) != SendStatus.Accepted)
-            throw new InvalidOperationException("the peer refused the messages");
-        return echoed;
-    }
+    public ValueTask Round() => _pair.Round(_wire, _wire.Length);
 
     /// <summary>An engine host that cuts messages as the framed protocol does and sends each back with SendMessage's writer.</summary>
     private sealed class FramedEchoHost(MessageFraming framing) : BenchmarkHost

@@ -19,12 +19,10 @@ namespace NetCoreServer.Performance.Benchmarks;
 public class WsEchoBenchmarks
 {
     private const int Size = 32;
-    private static readonly TimeSpan s_timeout = TimeSpan.FromSeconds(10);
 
     private byte[] _wire = [];
     private long _echoBytes;
-    private ReceivingHost _peer = null!;
-    private WsEchoHost _echo = null!;
+    private EchoPair _pair = null!;
 
     /// <summary>Frames in one read.</summary>
     [Params(1, 100)]
@@ -53,33 +51,19 @@ public class WsEchoBenchmarks
         _wire = Enumerable.Repeat(one, Messages).SelectMany(bytes => bytes).ToArray();
         _echoBytes = (long)Messages * WsFrameEncoder.FrameSize(Size, masked: Masked);
 
-        var (peerEnd, echoEnd) = InMemoryDuplexTransport.CreatePair(inline: Inline);
-        _peer = new ReceivingHost(Size);
-        _echo = new WsEchoHost(Masked ? WsRole.Client : WsRole.Server);
-        _echo.Start(echoEnd);
-        _peer.Start(peerEnd);
-        Round().AsTask().WaitAsync(s_timeout).GetAwaiter().GetResult();
-        if (_peer.Received != _echoBytes)
+        _pair = new EchoPair(new WsEchoHost(Masked ? WsRole.Client : WsRole.Server), Size, Inline);
+        _pair.RoundOrFail(_wire, _echoBytes);
+        if (_pair.Peer.Received != _echoBytes)
             throw new InvalidOperationException("the echo did not come back whole");
     }
 
     /// <summary>Disconnects both engines.</summary>
     [GlobalCleanup]
-    public void Cleanup()
-    {
-        _peer.Engine.Disconnect(DisconnectReason.Local);
-        Task.WhenAll(_peer.Engine.Completion, _echo.Engine.Completion).WaitAsync(s_timeout).GetAwaiter().GetResult();
-    }
+    public void Cleanup() => _pair.Close();
 
     /// <summary>Sends the frames as one write and waits until every echo has arrived.</summary>
     [Benchmark]
-    public ValueTask Round()
-    {
-        var echoed = _peer.Expect(_echoBytes);
-        if (_peer.Engine.Enqueue(_wire) != SendStatus.Accepted)
-            throw new InvalidOperationException("the peer refused the frames");
-        return echoed;
-    }
+    public ValueTask Round() => _pair.Round(_wire, _echoBytes);
 
     /// <summary>An upgraded connection's engine host whose OnWsReceived sends each message back.</summary>
     private sealed class WsEchoHost : BenchmarkHost, IWsConnectionHost
