@@ -146,7 +146,7 @@ internal sealed class SendCork
         }
         finally
         {
-            Volatile.Write(ref _held, 0);
+            Release();
         }
         return true;
     }
@@ -173,7 +173,7 @@ internal sealed class SendCork
         }
         finally
         {
-            Volatile.Write(ref _held, 0);
+            Release();
         }
     }
 
@@ -182,6 +182,8 @@ internal sealed class SendCork
         if (Interlocked.CompareExchange(ref _held, 1, 0) != 0)
             TakeContended();
     }
+
+    private void Release() => Volatile.Write(ref _held, 0);
 
     // The holder is copying (or was preempted while copying): spin, then yield, until it lets go.
     private void TakeContended()

@@ -53,16 +53,9 @@ public sealed class StackMarkTests
         return depth == 0 ? StackMark.IsAbove(mark) : Deeper(mark, depth - 1) && frame[0] == depth;
     }
 
+    // A frame of its own below the caller's, gone once it returns.
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static nuint MarkInACallee()
-    {
-        System.Span<byte> frame = stackalloc byte[256];
-        frame[0] = 1;
-        return frame[0] == 1 ? Deeper2() : 0;
-    }
-
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private static nuint Deeper2()
     {
         System.Span<byte> frame = stackalloc byte[256];
         frame[0] = 1;
