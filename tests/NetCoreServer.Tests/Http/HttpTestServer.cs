@@ -4,6 +4,7 @@ using System.Collections.Generic;
 using System.Linq;
 using System.Net;
 using System.Threading;
+using System.Threading.Tasks;
 using NetCoreServer.Tests.Support;
 
 namespace NetCoreServer.Tests.Http;
@@ -22,6 +23,14 @@ internal sealed class CacheApi
 
     public int Headers;
 
+    /// <summary>How late /late/X is answered: after the pipelined request behind it has arrived.</summary>
+    public static readonly TimeSpan LateDelay = TimeSpan.FromMilliseconds(300);
+
+    /// <summary>What each late send returned (true: queued as its request's answer), in the order they were made.</summary>
+    public ConcurrentQueue<bool> LateResults { get; } = new();
+
+    /// <summary>What the first late send returned, once it returned.</summary>
+    public TaskCompletionSource<bool> FirstLateResult { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
     /// <summary>Answers one request through <paramref name="send"/>.</summary>
     public void Handle(HttpRequest request, HttpResponse response, Func<HttpResponse, bool> send)
@@ -43,6 +52,18 @@ internal sealed class CacheApi
             case "GET" when url == "/fixed":
                 send(response.MakeGetResponse("Hello, World!"));
                 return;
+            case "GET" when url.StartsWith("/late/", StringComparison.Ordinal):
+                // Answered from another thread through the session, as NetCoreServer users do.
+                AnswerLater(url["/late/".Length..], LateDelay, send);
+                return;
+            case "GET" when url.StartsWith("/slow/", StringComparison.Ordinal):
+                AnswerLater(url["/slow/".Length..], TimeSpan.FromSeconds(1), send);
+                return;
+            case "GET" when url == "/never":
+                return;
+            case "GET" when url.StartsWith("/handle/", StringComparison.Ordinal):
+                AnswerThroughHandle(request.Handle!, url["/handle/".Length..]);
+                return;
 
             case "POST" or "PUT" when url.StartsWith("/api/cache", StringComparison.Ordinal):
                 _values[key] = request.Body;
@@ -56,6 +77,27 @@ internal sealed class CacheApi
                 return;
         }
     }
+
+    /// <summary>What /handle/X's handle said: the answer taken, a second answer refused, answered afterwards.</summary>
+    public ConcurrentQueue<(bool First, bool Second, bool Answered)> HandleResults { get; } = new();
+
+    private void AnswerThroughHandle(HttpRequestHandle handle, string body)
+        => _ = Task.Run(async () =>
+        {
+            await Task.Delay(LateDelay);
+            var first = handle.SendResponseAsync(new HttpResponse().MakeGetResponse(body));
+            var second = handle.SendResponseAsync(new HttpResponse().MakeGetResponse("again"));
+            HandleResults.Enqueue((first, second, handle.IsAnswered));
+        });
+
+    private void AnswerLater(string body, TimeSpan delay, Func<HttpResponse, bool> send)
+        => _ = Task.Run(async () =>
+        {
+            await Task.Delay(delay);
+            var taken = send(new HttpResponse().MakeGetResponse(body));
+            LateResults.Enqueue(taken);
+            FirstLateResult.TrySetResult(taken);
+        });
 }
 
 /// <summary>Bodies to stream: "fixed-N" is N bytes with a known length, "produced-N" N bytes from a producer that cannot seek.</summary>
@@ -145,7 +187,8 @@ public abstract class HttpTestTransport
     /// <summary>True for the secure schemes.</summary>
     public bool Secure => Scheme == "https";
 
-    internal abstract IDisposable Start(CacheApi api, out int port, Action<HttpOptions>? options = null, string? staticContent = null);
+    /// <summary>Starts a server over <paramref name="api"/>; <paramref name="cache"/> configures its static content cache before the content is added.</summary>
+    internal abstract IDisposable Start(CacheApi api, out int port, Action<HttpOptions>? options = null, string? staticContent = null, Action<FileCache>? cache = null);
 
     /// <summary>Our task-based client for this scheme, seen through the members the tests use.</summary>
     internal ExClient CreateClient(int port)
@@ -173,10 +216,11 @@ public abstract class HttpTestTransport
 
         public override string ToString() => eventLoops > 0 ? "http-loops" : "http";
 
-        internal override IDisposable Start(CacheApi api, out int port, Action<HttpOptions>? options = null, string? staticContent = null)
+        internal override IDisposable Start(CacheApi api, out int port, Action<HttpOptions>? options = null, string? staticContent = null, Action<FileCache>? cache = null)
         {
             var server = new Server(api) { OptionEventLoops = eventLoops };
             options?.Invoke(server.Http);
+            cache?.Invoke(server.Cache);
             if (staticContent != null)
                 server.AddStaticContent(staticContent, "/static");
             server.Start();
@@ -215,10 +259,11 @@ public abstract class HttpTestTransport
 
         public override string ToString() => eventLoops > 0 ? "https-loops" : "https";
 
-        internal override IDisposable Start(CacheApi api, out int port, Action<HttpOptions>? options = null, string? staticContent = null)
+        internal override IDisposable Start(CacheApi api, out int port, Action<HttpOptions>? options = null, string? staticContent = null, Action<FileCache>? cache = null)
         {
             var server = new Server(SslTestTransport.DefaultServerContext(), api) { OptionEventLoops = eventLoops };
             options?.Invoke(server.Http);
+            cache?.Invoke(server.Cache);
             if (staticContent != null)
                 server.AddStaticContent(staticContent, "/static");
             server.Start();

@@ -15,6 +15,7 @@ public sealed class HttpOptions
 {
     private long _headerTimeoutTicks = TimeSpan.FromSeconds(30).Ticks;
     private long _keepAliveTimeoutTicks = TimeSpan.FromSeconds(120).Ticks;
+    private long _responseTimeoutTicks = TimeSpan.FromSeconds(120).Ticks;
     private long _bodyGraceTicks = TimeSpan.FromSeconds(5).Ticks;
     private double _minBodyRate = 240;
 
@@ -61,14 +62,33 @@ public sealed class HttpOptions
 
     /// <summary>
     /// How long a kept-alive connection may stay idle between requests (and before the first): 120 seconds by default.
-    /// Then it is closed without an answer. The clock also runs while a request waits for its answer and nothing is
-    /// being sent: a request nobody answers is closed after this long.
+    /// Then it is closed without an answer. The clock also runs while a response goes out: one of which nothing is sent
+    /// for this long (a client that stopped reading) is closed. A request waiting for its response is timed by
+    /// <see cref="ResponseTimeout"/>.
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException">The value is not positive.</exception>
     public TimeSpan KeepAliveTimeout
     {
         get => TimeSpan.FromTicks(Interlocked.Read(ref _keepAliveTimeoutTicks));
         set => Interlocked.Exchange(ref _keepAliveTimeoutTicks, Positive(value).Ticks);
+    }
+
+    /// <summary>
+    /// How long a request read whole may wait for its response to begin: 120 seconds by default,
+    /// <see cref="Timeout.InfiniteTimeSpan"/> for none (long polling). Then it is answered 503 with
+    /// <c>Connection: close</c> and the connection closes: the requests pipelined behind it are never answered in its
+    /// place, and a response sent for it later is refused.
+    /// </summary>
+    /// <remarks>
+    /// 503 (Service Unavailable) because the server, not the client, failed to answer in time, and a client may retry
+    /// it elsewhere or later; 504 is for gateways and 408 for a client that was too slow. A response that has begun is
+    /// timed by <see cref="KeepAliveTimeout"/> instead: it is closed when nothing of it is sent for that long.
+    /// </remarks>
+    /// <exception cref="ArgumentOutOfRangeException">The value is neither positive nor infinite.</exception>
+    public TimeSpan ResponseTimeout
+    {
+        get => TimeSpan.FromTicks(Interlocked.Read(ref _responseTimeoutTicks));
+        set => Interlocked.Exchange(ref _responseTimeoutTicks, value == Timeout.InfiniteTimeSpan ? value.Ticks : Positive(value).Ticks);
     }
 
     /// <summary>

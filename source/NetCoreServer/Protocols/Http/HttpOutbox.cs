@@ -94,6 +94,17 @@ internal sealed class HttpOutbox
         return Keep(bytes, length, closeAfter, false);
     }
 
+    /// <summary>Closes the connection once what waits here now is in the send queue (gracefully: that goes out first).</summary>
+    public void CloseWhenQueued()
+    {
+        if (!IsBusy)
+        {
+            _session.Disconnect();
+            return;
+        }
+        Keep(Array.Empty<byte>(), 0, closeAfter: true, copy: false);
+    }
+
     private bool Done(bool sent, bool closeAfter)
     {
         if (closeAfter)

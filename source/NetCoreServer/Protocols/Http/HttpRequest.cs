@@ -32,7 +32,35 @@ public class HttpRequest
     /// <param name="protocol">The protocol version (default <c>HTTP/1.1</c>).</param>
     public HttpRequest(string method, string url, string protocol = "HTTP/1.1") => SetBegin(method, url, protocol);
 
+    // The protocol that received this request and the request's number there (server side), for Handle.
+    private IHttpAnswerTarget? _answerTarget;
+    private long _answerNumber;
+    private HttpRequestHandle? _handle;
+
     internal HttpMessageStore Store { get; } = new();
+
+    /// <summary>
+    /// Answers this request later, from any thread (see <see cref="HttpRequestHandle"/>): take it in a request hook, as
+    /// the next request reuses this object. Null for a request that no server session received.
+    /// </summary>
+    public HttpRequestHandle? Handle
+    {
+        get
+        {
+            if (_answerTarget == null)
+                return null;
+            if (_handle?.Number != _answerNumber)
+                _handle = new HttpRequestHandle(_answerTarget, _answerNumber);
+            return _handle;
+        }
+    }
+
+    /// <summary>A server session received this request head: request <paramref name="number"/> of <paramref name="target"/>.</summary>
+    internal void ReceivedBy(IHttpAnswerTarget target, long number)
+    {
+        _answerTarget = target;
+        _answerNumber = number;
+    }
 
     /// <summary>True when the request holds nothing (no byte in <see cref="Cache"/>).</summary>
     public bool IsEmpty => Store.Cache.Size == 0;

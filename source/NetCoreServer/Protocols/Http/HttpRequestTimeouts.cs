@@ -6,8 +6,9 @@ namespace NetCoreServer.Protocols.Http;
 
 /// <summary>
 /// The clocks of one HTTP connection, one entry on its server's <see cref="TimerWheel"/>: keep-alive (between requests,
-/// and while an answer is owed: sending meanwhile restarts it), the header timeout once a head has begun, and for a
-/// request body the minimum data rate (Kestrel's rule) or the keep-alive timeout when the rate is off. When a clock
+/// and while a response goes out: sending meanwhile restarts it), the header timeout once a head has begun, for a
+/// request body the minimum data rate (Kestrel's rule) or the keep-alive timeout when the rate is off, and the response
+/// timeout while a request read whole waits for its response to begin. When a clock
 /// runs out, <see cref="HttpServerProtocol.TimedOut"/> decides between a 408 and a plain close.
 /// </summary>
 /// <remarks>
@@ -26,6 +27,9 @@ internal sealed class HttpRequestTimeouts : TimerEntry
     private bool _readingBody;
     private long _bodyStart;
     private long _bodyBytes;
+
+    // A request read whole waits for its response to begin: the response timeout runs.
+    private bool _awaitingResponse;
 
     // BytesSent when the idle clock was armed while an answer is owed: sending meanwhile is not idleness.
     private long _sentAtArm;
@@ -47,14 +51,28 @@ internal sealed class HttpRequestTimeouts : TimerEntry
     /// <summary>The keep-alive clock: between requests, and while an answer is owed (sending meanwhile restarts it).</summary>
     public void StartIdle()
     {
+        Volatile.Write(ref _awaitingResponse, false);
         Volatile.Write(ref _idleSince, Environment.TickCount64);
         Volatile.Write(ref _sentAtArm, _session.BytesSent);
         Schedule(_session.Options.KeepAliveTimeout);
     }
 
+    /// <summary>A request was read whole: its response must begin within the response timeout (then the protocol answers 503).</summary>
+    public void StartResponse()
+    {
+        var timeout = _session.Options.ResponseTimeout;
+        Volatile.Write(ref _awaitingResponse, true);
+        // The wheel fires a non-positive delay at once: an infinite timeout is no clock at all.
+        if (timeout == Timeout.InfiniteTimeSpan)
+            Cancel();
+        else
+            Schedule(timeout);
+    }
+
     /// <summary>The first bytes of a head arrived: from now on the head timeout applies, not the idle one.</summary>
     public void StartHead()
     {
+        Volatile.Write(ref _awaitingResponse, false);
         Volatile.Write(ref _headStarted, true);
         Schedule(_session.Options.HeaderTimeout);
     }
@@ -65,6 +83,7 @@ internal sealed class HttpRequestTimeouts : TimerEntry
     /// <summary>A head ended: its body, if any, runs on the minimum data rate (or the idle clock when that is off).</summary>
     public void StartBody(bool hasBody)
     {
+        Volatile.Write(ref _awaitingResponse, false);
         if (!hasBody)
         {
             Cancel();
@@ -92,6 +111,11 @@ internal sealed class HttpRequestTimeouts : TimerEntry
 
     protected override void Expired()
     {
+        if (Volatile.Read(ref _awaitingResponse))
+        {
+            _protocol.ResponseTimedOut();
+            return;
+        }
         var options = _session.Options;
         if (Volatile.Read(ref _readingBody) && options.MinRequestBodyDataRate > 0)
         {

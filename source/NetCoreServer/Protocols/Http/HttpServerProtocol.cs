@@ -9,17 +9,19 @@ namespace NetCoreServer.Protocols.Http;
 
 /// <summary>
 /// The server side of HTTP/1.1 on one connection, with no socket in it: it drives the parser over what arrives (several
-/// requests per read when pipelined, one split over many reads), raises the session's hooks, and answers in request
-/// order. A request that cannot be read is answered with its status (400, 413, 414, 431, 501, 505) and the connection
-/// closes; so does a connection whose request asked to close, once its response is out. The clocks (idle, head, body
-/// rate) are <see cref="HttpRequestTimeouts"/>; responses go out through an <see cref="HttpOutbox"/>, so none is
-/// refused by the send limit; a streamed body is <see cref="HttpStreamedResponse"/>. While answers wait past the high
-/// watermark, no further pipelined request is read (the engine keeps the bytes and hands them again once they drained).
+/// requests per read when pipelined, one split over many reads) and raises the session's hooks. One answer is owed at a
+/// time (<see cref="HttpOwedAnswer"/>): the next pipelined request is read only once the current one's response is
+/// completely queued, whoever sends it and whenever, so every response answers its own request. A request that cannot
+/// be read is answered with its status (400, 413, 414, 431, 501, 505) and the connection closes; so does a connection
+/// whose request asked to close, once its response is out. The clocks (idle, head, body rate, response) are
+/// <see cref="HttpRequestTimeouts"/>; responses go out through an <see cref="HttpOutbox"/>, so none is refused by the
+/// send limit; a streamed body is <see cref="HttpStreamedResponse"/>. While responses wait past the high watermark, no
+/// further pipelined request is read either (the engine keeps the bytes and hands them again once released).
 /// </summary>
 /// <remarks>
-/// Lock: <c>_lock</c> guards the answers owed and the connection's state flags; nothing is sent or raised under it.
+/// Lock: <c>_lock</c> guards the connection's state flags and the hold; nothing is sent or raised under it.
 /// </remarks>
-internal sealed class HttpServerProtocol : IStreamProtocol, IHttpBodySink
+internal sealed class HttpServerProtocol : IStreamProtocol, IHttpBodySink, IHttpAnswerTarget
 {
     private static readonly byte[] s_continue = Encoding.ASCII.GetBytes("HTTP/1.1 100 Continue\r\n\r\n");
 
@@ -28,14 +30,13 @@ internal sealed class HttpServerProtocol : IStreamProtocol, IHttpBodySink
     private readonly HttpRequestReader _reader;
     private readonly HttpOutbox _outbox;
     private readonly HttpRequestTimeouts _timeouts;
+    private readonly HttpOwedAnswer _answer = new();
     private readonly object _lock = new();
 
-    // One entry per request read and not answered yet, in order: how to answer it.
-    private readonly Queue<Answer> _awaiting = new();
     private bool _closing;
     private bool _stopped;
 
-    // The receive loop is held (answers wait past the high watermark); released once they drained.
+    // The receive loop is held (an answer is owed, or responses wait past the high watermark); released once clear.
     private bool _held;
 
     // The connection switched protocols: bytes after the upgrade request belong to the new protocol, not to HTTP.
@@ -43,6 +44,9 @@ internal sealed class HttpServerProtocol : IStreamProtocol, IHttpBodySink
 
     // Made on the first streamed response.
     private HttpStreamedResponse? _streamed;
+
+    // Receive thread only: the last request was handed over, and the next head has not arrived.
+    private bool _betweenRequests = true;
 
     // Receive thread only: the header hook is running, and the body limit it chose by streaming the body (-1: kept whole).
     private bool _inHeaderHook;
@@ -57,8 +61,6 @@ internal sealed class HttpServerProtocol : IStreamProtocol, IHttpBodySink
         _timeouts = new HttpRequestTimeouts(session, this);
     }
 
-    private readonly record struct Answer(bool HeadOnly, bool Close);
-
     /// <summary>Starts the keep-alive clock for the first request (the session is connected).</summary>
     public void Start() => _timeouts.StartIdle();
 
@@ -70,6 +72,7 @@ internal sealed class HttpServerProtocol : IStreamProtocol, IHttpBodySink
             _closing = true;
             _stopped = true;
         }
+        _answer.Close();
         _timeouts.Close();
         _outbox.Drop();
     }
@@ -84,6 +87,12 @@ internal sealed class HttpServerProtocol : IStreamProtocol, IHttpBodySink
         var total = 0;
         while (true)
         {
+            // The next request waits until the last one's response is completely queued.
+            if (_betweenRequests && total < data.Length && MustWait())
+            {
+                Hold();
+                return total;
+            }
             var result = _reader.Read(data[total..], out var consumed);
             total += consumed;
             _timeouts.CountBody(consumed);
@@ -94,6 +103,8 @@ internal sealed class HttpServerProtocol : IStreamProtocol, IHttpBodySink
                         _timeouts.StartHead();
                     return total;
                 case HttpReadResult.HeaderReady:
+                    _betweenRequests = false;
+                    _request.ReceivedBy(this, _answer.Open(_request.Method == "HEAD", !_reader.KeepAlive));
                     if (_reader.CheckHost(_session.Options.RequireHost) is { } hostError)
                     {
                         Refuse(400, hostError);
@@ -106,7 +117,8 @@ internal sealed class HttpServerProtocol : IStreamProtocol, IHttpBodySink
                         Refuse(_reader.ErrorStatus, _reader.ErrorReason);
                         return data.Length;
                     }
-                    if (_reader.ExpectContinue)
+                    // Not after an early final response from the header hook (RFC 9110 section 10.1.1).
+                    if (_reader.ExpectContinue && _answer.TryClaim(0, 100, 0, 0, out _, out _) == HttpOwedAnswer.Claim.Interim)
                         _outbox.Send(s_continue, default, blocking: false, closeAfter: false);
                     break;
                 case HttpReadResult.MessageReady:
@@ -114,10 +126,6 @@ internal sealed class HttpServerProtocol : IStreamProtocol, IHttpBodySink
                     if (!Dispatch())
                         return _upgraded ? total : data.Length;
                     // The request stays as it is until more bytes arrive (a response may be sent later, from another thread).
-                    if (total == data.Length)
-                        return total;
-                    if (Hold())
-                        return total;
                     break;
                 default:
                     Refuse(_reader.ErrorStatus, _reader.ErrorReason);
@@ -154,28 +162,34 @@ internal sealed class HttpServerProtocol : IStreamProtocol, IHttpBodySink
 
     void IHttpBodySink.BodyReceived(ReadOnlySpan<byte> piece) => _session.RaiseRequestBody(_request, piece);
 
+    /// <summary>The next request must wait: the last one's answer is owed or going out, or responses wait past the high watermark.</summary>
+    private bool MustWait() => _answer.Blocks || _outbox.IsBusy || !_session.IsWritable;
+
     /// <summary>
-    /// Stops reading pipelined requests while answers wait past the high watermark (or behind a large one), so that a
-    /// client that does not read cannot make the server hold answer after answer; true when held.
+    /// Stops reading (from inside <see cref="Received"/>) until <see cref="TryRelease"/>: the engine keeps what is left
+    /// and hands it again. The engine's hold is in place before the flag that lets another thread release it.
     /// </summary>
-    private bool Hold()
+    private void Hold()
     {
-        if (_session.IsWritable && !_outbox.IsBusy)
-            return false;
-        lock (_lock)
-            _held = true;
         _session.HoldReceiving();
-        // The answers may have drained before the hold was in place: then no later batch would release it.
-        Release();
-        return true;
+        lock (_lock)
+        {
+            if (MustWait())
+            {
+                _held = true;
+                return;
+            }
+        }
+        // It cleared meanwhile, before the flag was up: nobody else will release.
+        _session.ReleaseReceiving();
     }
 
-    /// <summary>Ends a hold once the answers drained.</summary>
-    private void Release()
+    /// <summary>Ends a hold once the answer is done and the responses drained (any thread).</summary>
+    private void TryRelease()
     {
         lock (_lock)
         {
-            if (!_held || _outbox.IsBusy || !_session.IsWritable)
+            if (!_held || MustWait())
                 return;
             _held = false;
         }
@@ -186,17 +200,17 @@ internal sealed class HttpServerProtocol : IStreamProtocol, IHttpBodySink
     public void Sent()
     {
         _outbox.Pump();
-        Release();
+        TryRelease();
     }
 
     /// <summary>Raises the request hooks; false once the connection is closing (no further request is read).</summary>
     private bool Dispatch()
     {
         var keepAlive = _reader.KeepAlive;
-        var headOnly = _request.Method == "HEAD";
+        _betweenRequests = true;
+        var awaiting = _answer.Dispatched();
         lock (_lock)
         {
-            _awaiting.Enqueue(new Answer(headOnly, !keepAlive));
             if (!keepAlive)
                 _closing = true;
             _timeouts.EndHeadLocked();
@@ -204,7 +218,7 @@ internal sealed class HttpServerProtocol : IStreamProtocol, IHttpBodySink
         switch (_session.Upgrade(_request))
         {
             case HttpUpgrade.Switched:
-                // The 101 went out through SendResponse, which restarted the idle clock: HTTP is over on this connection.
+                // The 101 went out through SendResponse: HTTP is over on this connection.
                 lock (_lock)
                 {
                     _closing = true;
@@ -218,8 +232,11 @@ internal sealed class HttpServerProtocol : IStreamProtocol, IHttpBodySink
                 _timeouts.Cancel();
                 return false;
         }
-        // The idle clock runs while the answer is owed: a request nobody answers does not hold the connection forever.
-        _timeouts.StartIdle();
+        // Before the hooks, which may answer at once: a request nobody answers gets a 503, never a later request's response.
+        if (awaiting)
+            _timeouts.StartResponse();
+        else if (!_answer.Blocks)
+            _timeouts.StartIdle();
         StaticStream? streamed = null;
         var cached = _request.Method is "GET" or "HEAD" ? _session.FindCached(_request, out streamed) : null;
         if (cached != null)
@@ -250,7 +267,7 @@ internal sealed class HttpServerProtocol : IStreamProtocol, IHttpBodySink
     {
         try
         {
-            await SendStreamAsync(part.Head, file, CancellationToken.None, part.Length).ConfigureAwait(false);
+            await SendStreamAsync(0, part.Head, file, CancellationToken.None, part.Length).ConfigureAwait(false);
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or ObjectDisposedException)
         {
@@ -263,62 +280,122 @@ internal sealed class HttpServerProtocol : IStreamProtocol, IHttpBodySink
     }
 
     /// <summary>
-    /// Sends a response to the oldest request not answered yet: the head alone for a HEAD request; then closes the
-    /// connection if that request asked for it.
+    /// Sends a response to the request owed (the head alone for a HEAD request), then closes the connection if that
+    /// request asked for it; false, sending nothing, when no request waits for a response.
     /// </summary>
-    public bool SendResponse(HttpResponse response, bool blocking)
+    public bool SendResponse(HttpResponse response, bool blocking) => SendResponse(0, response, blocking);
+
+    /// <summary>Sends a response to request <paramref name="number"/> (0: the one owed now); false when it is not owed.</summary>
+    public bool SendResponse(long number, HttpResponse response, bool blocking)
     {
-        var answer = NextAnswer();
         response.Store.Split(out var head, out var body);
-        if (answer.HeadOnly)
+        var claim = _answer.TryClaim(number, response.Status, DeclaredBody(response), body.Length, out var headOnly, out var closeAfter);
+        if (claim == HttpOwedAnswer.Claim.Refused)
+            return false;
+        if (headOnly)
             body = default;
-        if (Volatile.Read(ref _streamed) is { } streamed && streamed.TryDefer(head, body, answer.Close))
-            return true;
-        return _outbox.Send(head, body, blocking, answer.Close);
+        var sent = _outbox.Send(head, body, blocking, closeAfter);
+        if (claim == HttpOwedAnswer.Claim.Whole)
+            Finished();
+        else if (claim == HttpOwedAnswer.Claim.Partial)
+            _timeouts.StartIdle();
+        return sent;
     }
 
-    /// <summary>Sends more body bytes of the response under way (its head declared them), in order with the responses.</summary>
-    public bool SendBody(ReadOnlySpan<byte> body, bool blocking) => body.IsEmpty || _outbox.Send(body, default, blocking, closeAfter: false);
+    /// <summary>The body length a response's head declares, or <see cref="HttpOwedAnswer.UntilClose"/> when it declares none.</summary>
+    private static long DeclaredBody(HttpResponse response)
+    {
+        var store = response.Store;
+        // No end of head written by the builder: raw bytes taken as they are, the whole answer.
+        if (store.BodyStart <= 0)
+            return 0;
+        if (store.HasToken("transfer-encoding"u8, "chunked"u8) || store.FindField("content-length"u8) < 0)
+            return HttpOwedAnswer.UntilClose;
+        return store.BodyLength;
+    }
+
+    /// <summary>Sends more body bytes of the response under way (its head declared them); false when none is, or it declared fewer.</summary>
+    public bool SendBody(ReadOnlySpan<byte> body, bool blocking) => SendBody(0, body, blocking);
+
+    /// <summary>More body bytes of request <paramref name="number"/>'s response (0: the newest request's).</summary>
+    public bool SendBody(long number, ReadOnlySpan<byte> body, bool blocking)
+    {
+        if (body.IsEmpty)
+            return true;
+        if (!_answer.TryClaimBody(number, body.Length, out var last, out var closeAfter))
+            return false;
+        var sent = _outbox.Send(body, default, blocking, closeAfter);
+        if (last)
+            Finished();
+        return sent;
+    }
 
     /// <summary>
-    /// Answers the oldest request with a response whose body is read from <paramref name="body"/> as it goes out (see
-    /// <see cref="HttpStreamedResponse"/>); responses to later requests sent meanwhile wait and follow it in order.
+    /// Answers the request owed with a response whose body is read from <paramref name="body"/> as it goes out (see
+    /// <see cref="HttpStreamedResponse"/>); the next request is read once it ends.
     /// </summary>
-    public Task<bool> SendStreamAsync(HttpResponse response, Stream body, CancellationToken cancellationToken, long? bodyLength = null)
+    public Task<bool> SendStreamAsync(HttpResponse response, Stream body, CancellationToken cancellationToken)
+        => SendStreamAsync(0, response, body, cancellationToken);
+
+    /// <summary>Answers request <paramref name="number"/> (0: the one owed now) with a streamed body; false when it is not owed.</summary>
+    public Task<bool> SendStreamAsync(long number, HttpResponse response, Stream body, CancellationToken cancellationToken)
+        => SendStreamAsync(number, response, body, cancellationToken, null);
+
+    private Task<bool> SendStreamAsync(long number, HttpResponse response, Stream body, CancellationToken cancellationToken, long? bodyLength)
     {
         if (response.Store.BodyStart != 0)
             return Task.FromException<bool>(new InvalidOperationException("The response already has a body; set only its start line and headers (SetBegin, SetHeader) before streaming a body."));
-        var answer = NextAnswer();
+        if (!_answer.TryClaimStream(number, out var headOnly, out var closeAfter))
+            return Task.FromResult(false);
+        _timeouts.StartIdle();
         var streamed = Volatile.Read(ref _streamed);
         if (streamed == null)
         {
             var made = new HttpStreamedResponse(_session, _outbox);
             streamed = Interlocked.CompareExchange(ref _streamed, made, null) ?? made;
         }
-        return streamed.SendAsync(response, answer.HeadOnly, answer.Close, body, cancellationToken, bodyLength);
+        return StreamAsync(streamed, response, headOnly, closeAfter, body, cancellationToken, bodyLength);
     }
 
-    /// <summary>Sends prepared response bytes (cached static content) to the oldest request not answered yet.</summary>
+    private async Task<bool> StreamAsync(HttpStreamedResponse streamed, HttpResponse response, bool headOnly, bool closeAfter, Stream body, CancellationToken cancellationToken, long? bodyLength)
+    {
+        var complete = false;
+        try
+        {
+            complete = await streamed.SendAsync(response, headOnly, body, cancellationToken, bodyLength).ConfigureAwait(false);
+            return complete;
+        }
+        finally
+        {
+            if (complete && !closeAfter)
+            {
+                Finished();
+            }
+            else
+            {
+                // A body cut short leaves the client waiting for bytes that will not come: only closing tells it.
+                _answer.Close();
+                _outbox.CloseWhenQueued();
+            }
+        }
+    }
+
+    /// <summary>Sends prepared response bytes (cached static content) to the request owed.</summary>
     public bool SendPrepared(byte[] content)
     {
-        var answer = NextAnswer();
-        var length = answer.HeadOnly ? HeadLength(content) : content.Length;
-        return _outbox.SendShared(content, length, answer.Close);
+        if (_answer.TryClaim(0, 200, 0, 0, out var headOnly, out var closeAfter) == HttpOwedAnswer.Claim.Refused)
+            return false;
+        var sent = _outbox.SendShared(content, headOnly ? HeadLength(content) : content.Length, closeAfter);
+        Finished();
+        return sent;
     }
 
-    /// <summary>The oldest request not answered yet; when none is left, the idle clock starts again.</summary>
-    private Answer NextAnswer()
+    /// <summary>The answer's last bytes are queued: the clock goes back to keep-alive and the next request may be read.</summary>
+    private void Finished()
     {
-        Answer answer;
-        bool idle;
-        lock (_lock)
-        {
-            answer = _awaiting.Count > 0 ? _awaiting.Dequeue() : default;
-            idle = _awaiting.Count == 0 && !_closing;
-        }
-        if (idle)
+        if (_answer.Finish())
             _timeouts.StartIdle();
-        return answer;
+        TryRelease();
     }
 
     private static int HeadLength(byte[] message)
@@ -327,6 +404,8 @@ internal sealed class HttpServerProtocol : IStreamProtocol, IHttpBodySink
         return end < 0 ? message.Length : end + 4;
     }
 
+    bool IHttpAnswerTarget.IsAnswered(long number) => _answer.IsAnswered(number);
+
     /// <summary>Answers a request that cannot be read with its status and closes: the framing of the stream is lost.</summary>
     private void Refuse(int status, string reason)
     {
@@ -334,23 +413,45 @@ internal sealed class HttpServerProtocol : IStreamProtocol, IHttpBodySink
             _closing = true;
         _timeouts.Cancel();
         _session.RaiseRequestError(_request, reason);
+        SendError(status, reason);
+    }
+
+    /// <summary>The connection's last answer, an error, then a close; only the close when a response is under way (it cannot be cut into).</summary>
+    private void SendError(int status, string reason, bool claimed = false)
+    {
+        if (!claimed && !_answer.TryClaimError())
+        {
+            _session.Disconnect();
+            return;
+        }
         var response = new HttpResponse();
-        response.SetBegin(status).SetHeader("Connection", "close").SetHeader("Content-Type", "text/plain; charset=UTF-8").SetBody(reason);
+        response.SetBegin(status).SetHeader("Connection", "close");
+        if (reason.Length > 0)
+            response.SetHeader("Content-Type", "text/plain; charset=UTF-8");
+        response.SetBody(reason);
         _outbox.Send(response.Cache.AsSpan(), default, blocking: false, closeAfter: true);
     }
 
     /// <summary>An answer is owed or still going out: the client is not idle while it takes one.</summary>
-    internal bool IsAnswerOwed
+    internal bool IsAnswerOwed => _answer.Blocks || _outbox.IsBusy;
+
+    /// <summary>A request read whole got no response within the response timeout: 503, then close.</summary>
+    internal void ResponseTimedOut()
     {
-        get
+        lock (_lock)
         {
-            lock (_lock)
-            {
-                if (_awaiting.Count > 0)
-                    return true;
-            }
-            return Volatile.Read(ref _streamed)?.IsStreaming == true || _outbox.IsBusy;
+            if (_stopped || _upgraded)
+                return;
         }
+        if (!_answer.TryClaimUnanswered())
+        {
+            // Its response began meanwhile: from now on it is timed like any response going out.
+            _timeouts.StartIdle();
+            return;
+        }
+        lock (_lock)
+            _closing = true;
+        SendError(503, "No response was made for the request in time.", claimed: true);
     }
 
     /// <summary>A clock ran out: a request under way gets a 408 and the connection closes; an idle one just closes.</summary>
@@ -361,17 +462,15 @@ internal sealed class HttpServerProtocol : IStreamProtocol, IHttpBodySink
         {
             if (_stopped || _upgraded)
                 return;
-            // Closing already (a request asked to): its answer never came, nothing more is owed to the client.
             answer = !_closing && (_timeouts.HeadStarted || _timeouts.ReadingBody);
             _closing = true;
         }
         if (answer)
         {
-            var response = new HttpResponse();
-            response.SetBegin(408).SetHeader("Connection", "close").SetBody();
-            _outbox.Send(response.Cache.AsSpan(), default, blocking: false, closeAfter: true);
+            SendError(408, "");
             return;
         }
+        _answer.Close();
         _session.Disconnect();
     }
 }

@@ -9,8 +9,10 @@ namespace NetCoreServer;
 
 /// <summary>
 /// One HTTP connection of an <see cref="HttpServer"/> (TCP). Override <see cref="OnReceivedRequest"/> and answer with
-/// <see cref="SendResponseAsync(HttpResponse)"/>. Requests are parsed as they arrive (pipelined requests are handed
-/// over one by one, in order, and must be answered in that order); see <see cref="HttpOptions"/> for the limits and
+/// <see cref="SendResponseAsync(HttpResponse)"/>, in the hook or later from any thread. One request is answered at a
+/// time: the next pipelined request is handed over once the current one's response is completely queued, so the
+/// SendResponse methods always answer the current request (or return false when it has its answer);
+/// <see cref="HttpRequest.Handle"/> answers one given request. See <see cref="HttpOptions"/> for the limits and
 /// timeouts. Hooks run on the session's receive thread, one request at a time.
 /// </summary>
 public class HttpSession : TcpSession, IHttpServerSessionHost
@@ -91,7 +93,7 @@ public class HttpSession : TcpSession, IHttpServerSessionHost
     /// wait past the high watermark no further pipelined request is read (docs/design/http-responses.md).
     /// </remarks>
     /// <param name="response">The response (copied before the call returns).</param>
-    /// <returns>True when queued.</returns>
+    /// <returns>True when queued; false when no request waits for a response (it has one already) or the connection closed.</returns>
     public bool SendResponseAsync(HttpResponse response) => _http.SendResponseAsync(response);
 
     /// <summary>
