@@ -299,6 +299,27 @@ public sealed class HttpResponseFlowTests
     }
 
     [Test]
+    public async Task ABodyThatStopsAfterAFastStartIsClosedWithinTwoWindows()
+    {
+        using var server = Start((session, _) => session.SendResponseAsync(session.Response.MakeOkResponse()), s =>
+        {
+            s.Http.MinRequestBodyDataRate = 240;
+            s.Http.MinRequestBodyDataRateGracePeriod = TimeSpan.FromMilliseconds(500);
+        });
+        using var socket = await Connect(server.BoundPort);
+
+        // 1 MiB at once, then nothing: averaged since the head, that passes 240 B/s for more than an hour.
+        var head = Encoding.ASCII.GetBytes("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\n\r\n");
+        await socket.SendAsync(head.Concat(Pattern(MiB, 3)).ToArray());
+        var stalled = Stopwatch.StartNew();
+        var answer = await ReadToEnd(socket);
+
+        Assert.That(answer, Does.StartWith("HTTP/1.1 408 "), "a body that stopped is answered 408 and closed, whatever came before");
+        Assert.That(stalled.Elapsed, Is.LessThan(TimeSpan.FromSeconds(10)), "timed out within seconds of stopping");
+        Assert.That(server.Dispatched, Is.Zero);
+    }
+
+    [Test]
     public async Task ABodyIsNotTimedWhileTheServerHoldsBackForItsOwnAnswers()
     {
         var big = Pattern(4 * MiB, 5);

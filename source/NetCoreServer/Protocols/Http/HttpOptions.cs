@@ -92,9 +92,10 @@ public sealed class HttpOptions
     }
 
     /// <summary>
-    /// The slowest a request body may arrive, in bytes per second averaged from the end of its head: 240 by default (as
-    /// Kestrel), 0 to turn the check off. A body slower than this once <see cref="MinRequestBodyDataRateGracePeriod"/>
-    /// has passed (a client that sent a head and then stalls) is answered 408 and closed, so it cannot hold a session.
+    /// The slowest a request body may arrive, in bytes per second: 240 by default (as Kestrel), 0 to turn the check off.
+    /// The rate is measured over consecutive windows of <see cref="MinRequestBodyDataRateGracePeriod"/>, the first from
+    /// the end of the head: a body slower than this in any window (a client that sent a head, or most of a body, and
+    /// then stalls) is answered 408 and closed within two windows, so it cannot hold a session and its buffer.
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException">The value is negative or not finite.</exception>
     public double MinRequestBodyDataRate
@@ -104,8 +105,8 @@ public sealed class HttpOptions
     }
 
     /// <summary>
-    /// How long a request body may arrive at any speed before <see cref="MinRequestBodyDataRate"/> applies: 5 seconds
-    /// by default (room for TCP slow start and a client's first buffer).
+    /// How long a request body may arrive at any speed before <see cref="MinRequestBodyDataRate"/> applies, and the
+    /// window that rate is then measured over: 5 seconds by default (room for TCP slow start and a client's first buffer).
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException">The value is not positive.</exception>
     public TimeSpan MinRequestBodyDataRateGracePeriod

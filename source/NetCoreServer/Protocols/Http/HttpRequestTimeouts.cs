@@ -7,7 +7,8 @@ namespace NetCoreServer.Protocols.Http;
 /// <summary>
 /// The clocks of one HTTP connection, one entry on its server's <see cref="TimerWheel"/>: keep-alive (between requests,
 /// and while a response goes out: sending meanwhile restarts it), the header timeout once a head has begun, for a
-/// request body the minimum data rate (Kestrel's rule) or the keep-alive timeout when the rate is off, and the response
+/// request body the minimum data rate over each window of one grace period (Kestrel's rule, windowed) or the
+/// keep-alive timeout when the rate is off, and the response
 /// timeout while a request read whole waits for its response to begin. When a clock
 /// runs out, <see cref="HttpServerProtocol.TimedOut"/> decides between a 408 and a plain close.
 /// </summary>
@@ -140,11 +141,13 @@ internal sealed class HttpRequestTimeouts : TimerEntry
                 _session.Disconnect();
                 return;
             }
-            // Kestrel's rule: after the grace period, the body's average rate since its head must reach the minimum.
-            var elapsed = Environment.TickCount64 - Volatile.Read(ref _bodyStart);
-            if (Interlocked.Read(ref _bodyBytes) >= options.MinRequestBodyDataRate * elapsed / 1000)
+            // The rate over the last window (one grace period), not since the head as Kestrel averages: a body that
+            // stops after 15 MiB would otherwise pass for hours. A stop is caught within two windows.
+            var elapsed = now - Volatile.Read(ref _bodyStart);
+            if (Interlocked.Exchange(ref _bodyBytes, 0) >= options.MinRequestBodyDataRate * elapsed / 1000)
             {
-                Schedule(TimeSpan.FromSeconds(1));
+                Volatile.Write(ref _bodyStart, now);
+                Schedule(options.MinRequestBodyDataRateGracePeriod);
                 return;
             }
         }

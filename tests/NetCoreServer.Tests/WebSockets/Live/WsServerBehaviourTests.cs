@@ -104,6 +104,30 @@ public sealed class WsServerBehaviourTests(WsTransport transport)
     }
 
     [Test]
+    public async Task ARequestNobodyAnswersGets503NotTheAnswerOfARequestBehindIt()
+    {
+        using var server = new WsTestServer(transport, http: http => http.ResponseTimeout = TimeSpan.FromMilliseconds(300));
+        using var raw = await RawWsClient.ConnectAsync(transport, server.Port);
+        await raw.SendAsync(Encoding.ASCII.GetBytes("GET /never HTTP/1.1\r\nHost: x\r\n\r\nGET /page HTTP/1.1\r\nHost: x\r\n\r\n"));
+
+        Assert.That(await raw.ReadHeadAsync(), Does.StartWith("HTTP/1.1 503 ").And.Contain("Connection: close"), "/never gets a 503, not /page's answer");
+        Assert.That(await raw.ReadToEndAsync(), Does.Not.Contain("plain HTTP"), "/page is never answered in its place");
+    }
+
+    [Test]
+    public async Task AnUpgradePipelinedBehindALateAnswerIsSwitchedAfterIt()
+    {
+        using var server = new WsTestServer(transport);
+        using var raw = await RawWsClient.ConnectAsync(transport, server.Port);
+        var hello = WsTestFrames.Frame(0x81, "hello"u8.ToArray(), RawWsClient.Mask());
+        await raw.SendAsync(WsTestFrames.Concat(Encoding.ASCII.GetBytes("GET /late HTTP/1.1\r\nHost: x\r\n\r\n" + RawWsClient.UpgradeRequest()), hello));
+
+        Assert.That(await raw.ReadHeadAsync(), Does.StartWith("HTTP/1.1 200 "), "/late's answer first");
+        Assert.That(await raw.ReadHeadAsync(), Does.StartWith("HTTP/1.1 101 "), "then the switch");
+        Assert.That((await raw.ReadFrameAsync())?.Text, Is.EqualTo("hello"), "then the WebSocket echo");
+    }
+
+    [Test]
     public async Task AClientTooSlowToSendItsUpgradeRequestIsClosed()
     {
         using var server = new WsTestServer(transport, http: http => http.HeaderTimeout = TimeSpan.FromMilliseconds(300));

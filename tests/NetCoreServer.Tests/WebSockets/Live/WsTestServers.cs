@@ -1,6 +1,7 @@
 using System;
 using System.Net;
 using System.Net.Sockets;
+using System.Threading.Tasks;
 using NetCoreServer.Tests.Support;
 
 namespace NetCoreServer.Tests.WebSockets.Live;
@@ -25,6 +26,29 @@ public static class WsTransports
 
     /// <summary>The server's OptionEventLoops.</summary>
     public static int EventLoops(this WsTransport transport) => transport is WsTransport.WsLoops or WsTransport.WssLoops ? 2 : 0;
+}
+
+/// <summary>How the WS test sessions answer plain HTTP requests: /never not at all, /late with an empty 200 from another thread 300 ms later, anything else "plain HTTP" at once.</summary>
+internal static class WsTestRoutes
+{
+    public static void Answer(HttpRequest request, HttpResponse response, Func<HttpResponse, bool> send)
+    {
+        switch (request.Url)
+        {
+            case "/never":
+                return;
+            case "/late":
+                _ = Task.Run(async () =>
+                {
+                    await Task.Delay(300);
+                    send(new HttpResponse().MakeOkResponse());
+                });
+                return;
+            default:
+                send(response.MakeGetResponse("plain HTTP"));
+                return;
+        }
+    }
 }
 
 /// <summary>A started test server over WS or WSS, with what the tests call on it whatever its class.</summary>
@@ -102,7 +126,7 @@ internal sealed class WsTestPlainSession : WsSession, IWsPeer
 
     protected override void OnReceivedRequestHeader(HttpRequest request) => _probe.Hook("OnReceivedRequestHeader");
 
-    protected override void OnReceivedRequest(HttpRequest request) => SendResponseAsync(Response.MakeGetResponse("plain HTTP"));
+    protected override void OnReceivedRequest(HttpRequest request) => WsTestRoutes.Answer(request, Response, SendResponseAsync);
 
     public override bool OnWsConnecting(HttpRequest request, HttpResponse response) => _probe.Hook("OnWsConnecting") && _probe.Connecting(request, response);
 
@@ -137,7 +161,7 @@ internal sealed class WsTestSecureSession : WssSession, IWsPeer
 
     protected override void OnReceivedRequestHeader(HttpRequest request) => _probe.Hook("OnReceivedRequestHeader");
 
-    protected override void OnReceivedRequest(HttpRequest request) => SendResponseAsync(Response.MakeGetResponse("plain HTTP"));
+    protected override void OnReceivedRequest(HttpRequest request) => WsTestRoutes.Answer(request, Response, SendResponseAsync);
 
     public override bool OnWsConnecting(HttpRequest request, HttpResponse response) => _probe.Hook("OnWsConnecting") && _probe.Connecting(request, response);
 
