@@ -88,7 +88,7 @@ run_suite tests/NetCoreServer.Udp.Tests/NetCoreServer.Udp.Tests.csproj NetCoreSe
 for script in examples/test-*.sh; do
     [ -f "$script" ] || continue
     echo "== $script"
-    if timeout 300 bash "$script"; then passed=$((passed + 1)); else
+    if EXAMPLES_BUILT=1 timeout 300 bash "$script"; then passed=$((passed + 1)); else
         failed=$((failed + 1)); failures+=("$script"); echo "FAILED: $script"
     fi
 done

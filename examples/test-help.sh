@@ -10,6 +10,10 @@ mapfile -t EXAMPLES < <(cd "$ROOT/examples" && for program in */Program.cs; do d
 
 build_all() { # one build of every example through a solution filter in the work directory
     local filter="$WORK/examples.slnf" projects="" example
+    if [[ "${EXAMPLES_BUILT:-0}" == 1 ]]; then
+        built_already "${EXAMPLES[@]}"
+        return
+    fi
     for example in "${EXAMPLES[@]}"; do
         projects+="${projects:+,}\"examples\\\\$example\\\\$example.csproj\""
     done
