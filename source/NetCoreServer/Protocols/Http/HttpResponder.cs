@@ -33,22 +33,22 @@ internal sealed class HttpResponder
     /// <summary>Makes the protocol for the connection's slot; called once, from the session's constructor, once this responder is the session's.</summary>
     public IStreamProtocol Install(IHttpServerSessionHost session) => _protocol = new HttpServerProtocol(session, Request);
 
-    public long SendResponse(HttpResponse response) => _protocol.SendResponse(response, blocking: true) ? response.Cache.Size : 0;
+    public long SendResponse(HttpResponse response) => _protocol.Answers.SendResponse(0, response, blocking: true) ? response.Cache.Size : 0;
 
-    public bool SendResponseAsync(HttpResponse response) => _protocol.SendResponse(response, blocking: false);
+    public bool SendResponseAsync(HttpResponse response) => _protocol.Answers.SendResponse(0, response, blocking: false);
 
     public Task<bool> SendResponseStreamAsync(HttpResponse response, Stream body, CancellationToken cancellationToken)
-        => _protocol.SendStreamAsync(response, body, cancellationToken);
+        => _protocol.Answers.SendStreamAsync(0, response, body, cancellationToken);
 
-    public long SendBody(ReadOnlySpan<byte> body) => _protocol.SendBody(body, blocking: true) ? body.Length : 0;
+    public long SendBody(ReadOnlySpan<byte> body) => _protocol.Answers.SendBody(0, body, blocking: true) ? body.Length : 0;
 
     public long SendBody(ReadOnlySpan<char> body) => SendBodyText(body, blocking: true);
 
-    public bool SendBodyAsync(ReadOnlySpan<byte> body) => _protocol.SendBody(body, blocking: false);
+    public bool SendBodyAsync(ReadOnlySpan<byte> body) => _protocol.Answers.SendBody(0, body, blocking: false);
 
     public bool SendBodyAsync(ReadOnlySpan<char> body) => SendBodyText(body, blocking: false) > 0 || body.IsEmpty;
 
-    public void SendPrepared(byte[] content) => _protocol.SendPrepared(content);
+    public void SendPrepared(byte[] content) => _protocol.Answers.SendPrepared(content);
 
     public void StreamRequestBody(long limit) => _protocol.StreamRequestBody(limit);
 
@@ -75,7 +75,7 @@ internal sealed class HttpResponder
         {
             // The outbox copies what it keeps, so the buffer goes back at once.
             var length = Encoding.UTF8.GetBytes(text, buffer);
-            return _protocol.SendBody(buffer.AsSpan(0, length), blocking) ? length : 0;
+            return _protocol.Answers.SendBody(0, buffer.AsSpan(0, length), blocking) ? length : 0;
         }
         finally
         {

@@ -1,7 +1,5 @@
 using System;
-using System.Collections.Generic;
 using System.IO;
-using System.Text;
 using System.Threading;
 using System.Threading.Tasks;
 
@@ -21,10 +19,8 @@ namespace NetCoreServer.Protocols.Http;
 /// <remarks>
 /// Lock: <c>_lock</c> guards the connection's state flags and the hold; nothing is sent or raised under it.
 /// </remarks>
-internal sealed class HttpServerProtocol : IStreamProtocol, IHttpBodySink, IHttpAnswerTarget
+internal sealed class HttpServerProtocol : IStreamProtocol, IHttpBodySink
 {
-    private static readonly byte[] s_continue = Encoding.ASCII.GetBytes("HTTP/1.1 100 Continue\r\n\r\n");
-
     private readonly IHttpServerSessionHost _session;
     private readonly HttpRequest _request;
     private readonly HttpRequestReader _reader;
@@ -42,9 +38,6 @@ internal sealed class HttpServerProtocol : IStreamProtocol, IHttpBodySink, IHttp
     // The connection switched protocols: bytes after the upgrade request belong to the new protocol, not to HTTP.
     private bool _upgraded;
 
-    // Made on the first streamed response.
-    private HttpStreamedResponse? _streamed;
-
     // Receive thread only: the last request was handed over, and the next head has not arrived.
     private bool _betweenRequests = true;
 
@@ -59,7 +52,11 @@ internal sealed class HttpServerProtocol : IStreamProtocol, IHttpBodySink, IHttp
         _reader = new HttpRequestReader(request, session.Options.Limits) { DeferBodyLimit = true };
         _outbox = new HttpOutbox(session);
         _timeouts = new HttpRequestTimeouts(session, this);
+        Answers = new HttpAnswerWriter(session, _answer, _outbox, _timeouts, TryRelease);
     }
+
+    /// <summary>Where every response of the connection goes: the session's send methods and each request's handle.</summary>
+    public HttpAnswerWriter Answers { get; }
 
     /// <summary>Starts the keep-alive clock for the first request (the session is connected).</summary>
     public void Start() => _timeouts.StartIdle();
@@ -104,7 +101,7 @@ internal sealed class HttpServerProtocol : IStreamProtocol, IHttpBodySink, IHttp
                     return total;
                 case HttpReadResult.HeaderReady:
                     _betweenRequests = false;
-                    _request.ReceivedBy(this, _answer.Open(_request.Method == "HEAD", !_reader.KeepAlive));
+                    _request.ReceivedBy(Answers, _answer.Open(_request.Method == "HEAD", !_reader.KeepAlive));
                     if (_reader.CheckHost(_session.Options.RequireHost) is { } hostError)
                     {
                         Refuse(400, hostError);
@@ -117,9 +114,8 @@ internal sealed class HttpServerProtocol : IStreamProtocol, IHttpBodySink, IHttp
                         Refuse(_reader.ErrorStatus, _reader.ErrorReason);
                         return data.Length;
                     }
-                    // Not after an early final response from the header hook (RFC 9110 section 10.1.1).
-                    if (_reader.ExpectContinue && _answer.TryClaim(0, 100, 0, 0, out _, out _) == HttpOwedAnswer.Claim.Interim)
-                        _outbox.Send(s_continue, default, blocking: false, closeAfter: false);
+                    if (_reader.ExpectContinue)
+                        Answers.SendContinue();
                     break;
                 case HttpReadResult.MessageReady:
                     _timeouts.EndBody();
@@ -267,7 +263,7 @@ internal sealed class HttpServerProtocol : IStreamProtocol, IHttpBodySink, IHttp
     {
         try
         {
-            await SendStreamAsync(0, part.Head, file, CancellationToken.None, part.Length).ConfigureAwait(false);
+            await Answers.SendStreamAsync(0, part.Head, file, CancellationToken.None, part.Length).ConfigureAwait(false);
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or ObjectDisposedException)
         {
@@ -279,133 +275,6 @@ internal sealed class HttpServerProtocol : IStreamProtocol, IHttpBodySink, IHttp
         }
     }
 
-    /// <summary>
-    /// Sends a response to the request owed (the head alone for a HEAD request), then closes the connection if that
-    /// request asked for it; false, sending nothing, when no request waits for a response.
-    /// </summary>
-    public bool SendResponse(HttpResponse response, bool blocking) => SendResponse(0, response, blocking);
-
-    /// <summary>Sends a response to request <paramref name="number"/> (0: the one owed now); false when it is not owed.</summary>
-    public bool SendResponse(long number, HttpResponse response, bool blocking)
-    {
-        response.Store.Split(out var head, out var body);
-        var claim = _answer.TryClaim(number, response.Status, DeclaredBody(response), body.Length, out var headOnly, out var closeAfter);
-        if (claim == HttpOwedAnswer.Claim.Refused)
-            return false;
-        if (headOnly)
-            body = default;
-        var sent = _outbox.Send(head, body, blocking, closeAfter);
-        if (claim == HttpOwedAnswer.Claim.Whole)
-            Finished();
-        else if (claim == HttpOwedAnswer.Claim.Partial)
-            _timeouts.StartIdle();
-        return sent;
-    }
-
-    /// <summary>The body length a response's head declares, or <see cref="HttpOwedAnswer.UntilClose"/> when it declares none.</summary>
-    private static long DeclaredBody(HttpResponse response)
-    {
-        var store = response.Store;
-        // No end of head written by the builder: raw bytes taken as they are, the whole answer.
-        if (store.BodyStart <= 0)
-            return 0;
-        if (store.HasToken("transfer-encoding"u8, "chunked"u8) || store.FindField("content-length"u8) < 0)
-            return HttpOwedAnswer.UntilClose;
-        return store.BodyLength;
-    }
-
-    /// <summary>Sends more body bytes of the response under way (its head declared them); false when none is, or it declared fewer.</summary>
-    public bool SendBody(ReadOnlySpan<byte> body, bool blocking) => SendBody(0, body, blocking);
-
-    /// <summary>More body bytes of request <paramref name="number"/>'s response (0: the newest request's).</summary>
-    public bool SendBody(long number, ReadOnlySpan<byte> body, bool blocking)
-    {
-        if (body.IsEmpty)
-            return true;
-        if (!_answer.TryClaimBody(number, body.Length, out var last, out var closeAfter))
-            return false;
-        var sent = _outbox.Send(body, default, blocking, closeAfter);
-        if (last)
-            Finished();
-        return sent;
-    }
-
-    /// <summary>
-    /// Answers the request owed with a response whose body is read from <paramref name="body"/> as it goes out (see
-    /// <see cref="HttpStreamedResponse"/>); the next request is read once it ends.
-    /// </summary>
-    public Task<bool> SendStreamAsync(HttpResponse response, Stream body, CancellationToken cancellationToken)
-        => SendStreamAsync(0, response, body, cancellationToken);
-
-    /// <summary>Answers request <paramref name="number"/> (0: the one owed now) with a streamed body; false when it is not owed.</summary>
-    public Task<bool> SendStreamAsync(long number, HttpResponse response, Stream body, CancellationToken cancellationToken)
-        => SendStreamAsync(number, response, body, cancellationToken, null);
-
-    private Task<bool> SendStreamAsync(long number, HttpResponse response, Stream body, CancellationToken cancellationToken, long? bodyLength)
-    {
-        if (response.Store.BodyStart != 0)
-            return Task.FromException<bool>(new InvalidOperationException("The response already has a body; set only its start line and headers (SetBegin, SetHeader) before streaming a body."));
-        if (!_answer.TryClaimStream(number, out var headOnly, out var closeAfter))
-            return Task.FromResult(false);
-        _timeouts.StartIdle();
-        var streamed = Volatile.Read(ref _streamed);
-        if (streamed == null)
-        {
-            var made = new HttpStreamedResponse(_session, _outbox);
-            streamed = Interlocked.CompareExchange(ref _streamed, made, null) ?? made;
-        }
-        return StreamAsync(streamed, response, headOnly, closeAfter, body, cancellationToken, bodyLength);
-    }
-
-    private async Task<bool> StreamAsync(HttpStreamedResponse streamed, HttpResponse response, bool headOnly, bool closeAfter, Stream body, CancellationToken cancellationToken, long? bodyLength)
-    {
-        var complete = false;
-        try
-        {
-            complete = await streamed.SendAsync(response, headOnly, body, cancellationToken, bodyLength).ConfigureAwait(false);
-            return complete;
-        }
-        finally
-        {
-            if (complete && !closeAfter)
-            {
-                Finished();
-            }
-            else
-            {
-                // A body cut short leaves the client waiting for bytes that will not come: only closing tells it.
-                _answer.Close();
-                _outbox.CloseWhenQueued();
-            }
-        }
-    }
-
-    /// <summary>Sends prepared response bytes (cached static content) to the request owed.</summary>
-    public bool SendPrepared(byte[] content)
-    {
-        if (_answer.TryClaim(0, 200, 0, 0, out var headOnly, out var closeAfter) == HttpOwedAnswer.Claim.Refused)
-            return false;
-        var sent = _outbox.SendShared(content, headOnly ? HeadLength(content) : content.Length, closeAfter);
-        Finished();
-        return sent;
-    }
-
-    /// <summary>The answer's last bytes are queued: the clock goes back to keep-alive and the next request may be read.</summary>
-    private void Finished()
-    {
-        if (_answer.Finish())
-            _timeouts.StartIdle();
-        TryRelease();
-    }
-
-    private static int HeadLength(byte[] message)
-    {
-        var end = message.AsSpan().IndexOf("\r\n\r\n"u8);
-        return end < 0 ? message.Length : end + 4;
-    }
-
-    bool IHttpAnswerTarget.IsAnswered(long number) => _answer.IsAnswered(number);
-
     /// <summary>Answers a request that cannot be read with its status and closes: the framing of the stream is lost.</summary>
     private void Refuse(int status, string reason)
     {
@@ -413,23 +282,7 @@ internal sealed class HttpServerProtocol : IStreamProtocol, IHttpBodySink, IHttp
             _closing = true;
         _timeouts.Cancel();
         _session.RaiseRequestError(_request, reason);
-        SendError(status, reason);
-    }
-
-    /// <summary>The connection's last answer, an error, then a close; only the close when a response is under way (it cannot be cut into).</summary>
-    private void SendError(int status, string reason, bool claimed = false)
-    {
-        if (!claimed && !_answer.TryClaimError())
-        {
-            _session.Disconnect();
-            return;
-        }
-        var response = new HttpResponse();
-        response.SetBegin(status).SetHeader("Connection", "close");
-        if (reason.Length > 0)
-            response.SetHeader("Content-Type", "text/plain; charset=UTF-8");
-        response.SetBody(reason);
-        _outbox.Send(response.Cache.AsSpan(), default, blocking: false, closeAfter: true);
+        Answers.SendError(status, reason);
     }
 
     /// <summary>An answer is owed or still going out: the client is not idle while it takes one.</summary>
@@ -451,7 +304,7 @@ internal sealed class HttpServerProtocol : IStreamProtocol, IHttpBodySink, IHttp
         }
         lock (_lock)
             _closing = true;
-        SendError(503, "No response was made for the request in time.", claimed: true);
+        Answers.SendError(503, "No response was made for the request in time.", claimed: true);
     }
 
     /// <summary>A clock ran out: a request under way gets a 408 and the connection closes; an idle one just closes.</summary>
@@ -467,7 +320,7 @@ internal sealed class HttpServerProtocol : IStreamProtocol, IHttpBodySink, IHttp
         }
         if (answer)
         {
-            SendError(408, "");
+            Answers.SendError(408, "");
             return;
         }
         _answer.Close();

@@ -15,7 +15,7 @@ internal interface IHttpAnswerTarget
 
     bool SendBody(long number, ReadOnlySpan<byte> body, bool blocking);
 
-    Task<bool> SendStreamAsync(long number, HttpResponse response, Stream body, CancellationToken cancellationToken);
+    Task<bool> SendStreamAsync(long number, HttpResponse response, Stream body, CancellationToken cancellationToken, long? bodyLength = null);
 
     bool IsAnswered(long number);
 }
