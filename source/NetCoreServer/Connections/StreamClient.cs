@@ -6,6 +6,7 @@ using System.Net.Sockets;
 using System.Threading;
 using System.Threading.Tasks;
 using NetCoreServer.Connections;
+using NetCoreServer.Engine;
 using NetCoreServer.Protocols.Framing;
 using NetCoreServer.Transports;
 
@@ -21,6 +22,9 @@ public abstract class StreamClient : StreamConnection
 {
     // Connecting (DNS, the connect, its timeout and cancel); this class raises the hooks around it and starts the engine.
     private readonly SocketConnector _connector = new();
+    // The disconnect hooks are user code, waited for because NetCoreServer runs them inside the call; bounded, so that
+    // a hook waiting for the blocked caller's own thread (a UI Invoke) stalls it instead of hanging it.
+    private static readonly TimeSpan s_hookWait = TimeSpan.FromSeconds(30);
     private Task<bool> _connectTask = Task.FromResult(false);
     private Task _ready = Task.CompletedTask;
     private TimeSpan _connectTimeout;
@@ -169,15 +173,18 @@ public abstract class StreamClient : StreamConnection
     }
 
     /// <summary>
-    /// Disconnects gracefully and returns after OnDisconnected ran: queued data goes out, the sending side shuts down, the
-    /// socket closes (bounded by <see cref="StreamConnection.OptionDisconnectTimeout"/>). A connect under way is cancelled.
+    /// Disconnects gracefully and returns after OnDisconnected ran, as NetCoreServer's does: queued data goes out, the
+    /// sending side shuts down, the socket closes (bounded by <see cref="StreamConnection.OptionDisconnectTimeout"/>),
+    /// then OnDisconnecting and OnDisconnected run (a reconnect from OnDisconnected starts before this returns). A connect
+    /// under way is cancelled. When a disconnect is already under way (the server closed), it waits for that one.
     /// </summary>
     /// <remarks>
     /// Unlike <see cref="DisconnectAndWaitAsync"/> it does not wait for the server to end its side (that server may need
     /// this thread's pool). Inside one of this client's hooks, or on an event loop's thread, it starts the disconnect and
-    /// returns without waiting.
+    /// returns without waiting: the disconnect hooks then run after the calling hook returns. The hooks are waited for
+    /// at most 30 s after the close, so that one waiting for this very thread (a UI Invoke) stalls the caller, not forever.
     /// </remarks>
-    /// <returns>False if neither connected nor connecting.</returns>
+    /// <returns>False if neither connected nor connecting, or if a disconnect had already started.</returns>
     public virtual bool Disconnect()
     {
         if (IsConnecting)
@@ -186,18 +193,11 @@ public abstract class StreamClient : StreamConnection
             return true;
         }
         var engine = Engine;
-        if (engine == null || !engine.Disconnect(NetCoreServer.DisconnectReason.Local, linger: false))
+        if (engine == null)
             return false;
-        if (IsInsideOwnHook || EventLoop.IsLoopThread)
-            return true;
-        // Data the server does not read holds the disconnect up until the timeout; the engine's timer would close it
-        // then, but that timer runs on the thread pool, which callers blocked here can leave without a free thread.
-        if (!engine.Completion.Wait(OptionDisconnectTimeout))
-        {
-            engine.ExpireDisconnect();
-            engine.Completion.Wait(TimeSpan.FromSeconds(1));
-        }
-        return true;
+        var started = engine.Disconnect(NetCoreServer.DisconnectReason.Local, linger: false);
+        WaitDisconnected(engine, OptionDisconnectTimeout);
+        return started;
     }
 
     /// <summary>Same as <see cref="Disconnect"/> (NetCoreServer's asynchronous variant is synchronous too).</summary>
@@ -247,6 +247,28 @@ public abstract class StreamClient : StreamConnection
     }
 
     private protected override void DisposeConnection() => Disconnect();
+
+    /// <summary>
+    /// Blocks until <paramref name="engine"/> has finished, OnDisconnected included, as NetCoreServer's synchronous
+    /// teardown has when its call returns; returns at once inside this client's hooks or on an event loop's thread
+    /// (the teardown may need that very thread). Past <paramref name="closeWait"/> the socket is closed here.
+    /// </summary>
+    /// <param name="engine">The connection being ended (or about to be: a WebSocket close handshake under way).</param>
+    /// <param name="closeWait">How long the close may take: the disconnect timeout, plus the close timeout for WebSocket.</param>
+    private protected void WaitDisconnected(StreamSessionEngine engine, TimeSpan closeWait)
+    {
+        if (IsInsideOwnHook || EventLoop.IsLoopThread)
+            return;
+        if (engine.Completion.Wait(closeWait))
+            return;
+        // The engine's timers would close it by now, but they run on the thread pool, which callers blocked here can
+        // leave without a free thread: close here, then wait for the hooks.
+        if (engine.IsConnected)
+            engine.Abort(NetCoreServer.DisconnectReason.Timeout);
+        else
+            engine.ExpireDisconnect();
+        engine.Completion.Wait(s_hookWait);
+    }
 
     private bool TryBeginConnect() => _connector.TryBegin(idle: IsSocketDisposed);
 

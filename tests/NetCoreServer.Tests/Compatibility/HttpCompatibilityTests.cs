@@ -3,6 +3,7 @@ using System.Collections.Concurrent;
 using System.Net;
 using System.Threading.Tasks;
 using NetCoreServer.Protocols.Http;
+using NetCoreServer.Tests.Http;
 using NetCoreServer.Tests.Support;
 using NUnit.Framework;
 
@@ -111,6 +112,57 @@ public sealed class HttpCompatibilityTests
 
         Assert.That(status, Is.EqualTo(200));
         Assert.That(body, Does.StartWith("TRACE /trace HTTP/1.1"), "TRACE echoes the request it received");
+    }
+
+    /// <summary>What NetCoreServer's own HttpClient puts on the wire: the request as its builders made it, with no Host.</summary>
+    private static byte[] AsNetCoreServerSendsIt(HttpRequest request) => request.Cache.Data.AsSpan(0, checked((int)request.Cache.Size)).ToArray();
+
+    [Test]
+    public async Task RequestsOfNetCoreServersOwnHttpClientWithoutHostAreAnsweredByDefault()
+    {
+        using var server = new CacheServer(IPAddress.Loopback, 0);
+        Assert.That(server.Start(), Is.True);
+        server.Values["k"] = "v";
+        using var socket = await HttpServerTests.Connect(((IPEndPoint)server.Endpoint).Port);
+
+        // Its HTTP trace benchmark's request, then a GET as its examples make it; the last one ends the connection.
+        await socket.SendAsync(AsNetCoreServerSendsIt(new HttpRequest().MakeTraceRequest("/trace")));
+        await socket.SendAsync(AsNetCoreServerSendsIt(new HttpRequest().SetBegin("GET", "/api/cache?key=k").SetHeader("Connection", "close").SetBody()));
+        var answers = await HttpServerTests.ReadToEnd(socket);
+
+        Assert.That(answers, Does.StartWith("HTTP/1.1 200 ").And.Contain("TRACE /trace HTTP/1.1"), "the TRACE, answered");
+        Assert.That(answers.Split("HTTP/1.1 200 ").Length - 1, Is.EqualTo(2), answers);
+        Assert.That(answers, Does.EndWith("\r\n\r\nv"), "the GET, answered with the value");
+    }
+
+    [Test]
+    public async Task RequireHostRefusesARequestWithoutHostWithA400AndAClose()
+    {
+        using var server = new CacheServer(IPAddress.Loopback, 0);
+        server.Http.RequireHost = true;
+        Assert.That(server.Start(), Is.True);
+        using var socket = await HttpServerTests.Connect(((IPEndPoint)server.Endpoint).Port);
+
+        await socket.SendAsync(AsNetCoreServerSendsIt(new HttpRequest().MakeTraceRequest("/trace")));
+        var answer = await HttpServerTests.ReadToEnd(socket);
+
+        Assert.That(answer, Does.StartWith("HTTP/1.1 400 ").And.Contain("Connection: close"), answer);
+    }
+
+    [Test]
+    public async Task OurHttpClientAddsHostToARequestMadeAsInNetCoreServer()
+    {
+        using var server = new CacheServer(IPAddress.Loopback, 0);
+        server.Http.RequireHost = true;
+        Assert.That(server.Start(), Is.True);
+        var port = ((IPEndPoint)server.Endpoint).Port;
+        using var client = new TraceClient(IPAddress.Loopback, port);
+
+        Assert.That(client.ConnectAsync(), Is.True);
+        var (status, body) = await Wait.For(client.Answer.Task, "the TRACE response");
+
+        Assert.That(status, Is.EqualTo(200), "a server that requires Host answers our client");
+        Assert.That(body, Does.Contain($"Host: 127.0.0.1:{port}\r\n"), "the Host field the client added, echoed by TRACE");
     }
 
     [Test]

@@ -11,7 +11,7 @@ namespace NetCoreServer.Tests.Compatibility;
 
 /// <summary>
 /// NetCoreServer's HttpClient drops whatever arrives in the same read as the 101 that upgrades a WsClient, so a frame
-/// the server queues right after the upgrade must not leave in the 101's write (see docs/migrating-from-netcoreserver.md).
+/// the server queues right after the upgrade must not leave in the 101's write (see docs/guides/migrating.md).
 /// </summary>
 [TestFixture]
 public sealed class WsUpgradeWriteTests

@@ -375,7 +375,7 @@ public sealed class HttpResponseFlowTests
     [TestCase("GET / HTTP/1.1\r\nHost: a@b\r\n\r\n")]
     public async Task AnHttp11RequestWithoutOneValidHostGets400AndAClose(string request)
     {
-        using var server = Start((session, _) => session.SendResponseAsync(session.Response.MakeOkResponse()));
+        using var server = Start((session, _) => session.SendResponseAsync(session.Response.MakeOkResponse()), s => s.Http.RequireHost = true);
         using var socket = await Connect(server.BoundPort);
 
         var answer = await Exchange(socket, request);
@@ -385,9 +385,9 @@ public sealed class HttpResponseFlowTests
     }
 
     [Test]
-    public async Task ARequestWithoutHostIsServedWhenHostIsNotRequired()
+    public async Task ARequestWithoutHostIsServedByDefault()
     {
-        using var server = Start((session, _) => session.SendResponseAsync(session.Response.MakeOkResponse()), s => s.Http.RequireHost = false);
+        using var server = Start((session, _) => session.SendResponseAsync(session.Response.MakeOkResponse()));
 
         using (var socket = await Connect(server.BoundPort))
             Assert.That(await Exchange(socket, "GET / HTTP/1.1\r\nConnection: close\r\n\r\n"), Does.StartWith("HTTP/1.1 200 "), "no Host: served");

@@ -116,13 +116,12 @@ public sealed class HttpOptions
     }
 
     /// <summary>
-    /// Whether an HTTP/1.1 request must carry a Host field: true by default (RFC 9112 section 3.2; without one it gets
-    /// 400 and a close). Two Host fields, or an invalid one, are refused either way.
+    /// Whether an HTTP/1.1 request without a Host field gets 400 and a close, as RFC 9112 section 3.2 asks. False by
+    /// default, as in NetCoreServer, whose own HttpClient sends no Host; set true for the RFC's rule. Two Host fields,
+    /// or an invalid one, are refused either way, and a WebSocket upgrade always needs one.
     /// </summary>
-    /// <remarks>
-    /// NetCoreServer's own clients send no Host (this library's clients do): set false to serve them while they are migrated.
-    /// </remarks>
-    public bool RequireHost { get; set; } = true;
+    /// <remarks>Why the default differs from the RFC: docs/design/netcoreserver-behaviour.md.</remarks>
+    public bool RequireHost { get; set; }
 
     private static TimeSpan Positive(TimeSpan value)
         => value > TimeSpan.Zero && value != Timeout.InfiniteTimeSpan ? value : throw new ArgumentOutOfRangeException(nameof(value), value, "A timeout must be positive and finite.");

@@ -1,6 +1,7 @@
 using System;
 using System.Net;
 using System.Threading;
+using NetCoreServer.Engine;
 
 namespace NetCoreServer.Protocols.WebSockets;
 
@@ -26,6 +27,9 @@ internal interface IWsClientHost : IWsPeerHost
 
     /// <summary>True while the calling thread runs one of the client's own hooks.</summary>
     bool IsInsideOwnHook { get; }
+
+    /// <summary>Blocks until the connection has finished, OnDisconnected included, closing it past <paramref name="closeWait"/> (see StreamClient).</summary>
+    void WaitDisconnected(StreamSessionEngine engine, TimeSpan closeWait);
 
     /// <summary>Queues a message of one or two pieces as one unit; false when refused.</summary>
     bool SendMessage(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body, bool blocking);

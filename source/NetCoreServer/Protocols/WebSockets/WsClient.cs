@@ -118,6 +118,8 @@ public class WsClient : HttpClient, IWebSocket, IWsClientHost
 
     bool IWsClientHost.IsInsideOwnHook => IsInsideOwnHook;
 
+    void IWsClientHost.WaitDisconnected(StreamSessionEngine engine, TimeSpan closeWait) => WaitDisconnected(engine, closeWait);
+
     bool IWsClientHost.SendMessage(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body, bool blocking) => SendMessage(head, body, blocking);
 
     /// <inheritdoc cref="WsSession.OnWsConnecting(HttpRequest)"/>

@@ -150,8 +150,9 @@ internal sealed class WsClientPeer : WsPeer<IWsClientHost>, IWsUpgradeClient
         }
     }
 
-    // A client's synchronous Close waits until the connection has closed (reading the answer itself when no receive
-    // loop runs); not inside its own hooks, nor on an event loop's thread, where the close may need the loop.
+    // A client's Close and CloseAsync return once the connection has closed and OnDisconnected ran, as NetCoreServer's
+    // (reading the answer itself when no receive loop runs); not inside its own hooks, nor on an event loop's thread,
+    // where the close may need the loop.
     private protected override void WaitClosed()
     {
         var engine = Host.Engine;
@@ -167,7 +168,7 @@ internal sealed class WsClientPeer : WsPeer<IWsClientHost>, IWsUpgradeClient
                 }
             }
         }
-        engine.Completion.Wait(Options.CloseTimeout + Host.OptionDisconnectTimeout);
+        Host.WaitDisconnected(engine, Options.CloseTimeout + Host.OptionDisconnectTimeout);
     }
 
     /// <summary>Writes the upgrade request (default, then OnWsConnecting), puts the answer reader in the slot and sends it.</summary>

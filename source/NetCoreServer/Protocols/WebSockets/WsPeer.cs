@@ -69,7 +69,7 @@ internal abstract class WsPeer<THost>
     {
         var ws = Connection;
         if (ws == null)
-            return Host.DisconnectEngine(DisconnectReason.Local);
+            return DisconnectBeforeUpgrade();
         if (!Host.IsConnected)
             return false;
         ws.SendClose(status, reason, blocking: true);
@@ -77,15 +77,16 @@ internal abstract class WsPeer<THost>
         return true;
     }
 
-    /// <summary>Queues a close frame and returns; before the upgrade, disconnects at once.</summary>
+    /// <summary>Queues a close frame, then waits as the side does (<see cref="WaitClosed"/>); before the upgrade, disconnects at once.</summary>
     public bool CloseAsync(int status, ReadOnlySpan<byte> reason)
     {
         var ws = Connection;
         if (ws == null)
-            return Host.DisconnectEngine(DisconnectReason.Local);
+            return DisconnectBeforeUpgrade();
         if (!Host.IsConnected)
             return false;
         ws.SendClose(status, reason, blocking: false);
+        WaitClosed();
         return true;
     }
 
@@ -126,8 +127,15 @@ internal abstract class WsPeer<THost>
     /// <summary>The next whole message for a blocking receive, or null when there is none.</summary>
     private protected abstract byte[]? ReceiveMessage();
 
-    /// <summary>What a synchronous Close waits for after its close frame is handed to the socket.</summary>
+    /// <summary>What Close and CloseAsync wait for once their close frame is sent or queued (or the disconnect before an upgrade started).</summary>
     private protected abstract void WaitClosed();
+
+    private bool DisconnectBeforeUpgrade()
+    {
+        var started = Host.DisconnectEngine(DisconnectReason.Local);
+        WaitClosed();
+        return started;
+    }
 
     private protected void Publish(WsConnection? connection) => Volatile.Write(ref _connection, connection);
 

@@ -491,8 +491,8 @@ public class WsSession : HttpSession, IWebSocket, IWsSessionHost, IWsServerSessi
     /// <summary>
     /// Closes the WebSocket: sends a close frame and waits until it is handed to the socket (see <see cref="SendClose(int, ReadOnlySpan{byte})"/>), then the connection closes
     /// when the peer answers with its close frame or <see cref="WsOptions.CloseTimeout"/> passes. Before the upgrade it
-    /// disconnects at once. A client called outside its own hooks waits until the connection has closed. On an event
-    /// loop's thread nothing waits: the close frame is queued as <c>CloseAsync</c> does.
+    /// disconnects at once. A client called outside its own hooks waits until the connection has closed and its
+    /// OnDisconnected has run. On an event loop's thread nothing waits: the close frame is queued as <c>CloseAsync</c> does.
     /// </summary>
     /// <param name="status">The close status (1000 normal, 1001 going away, 3000-4999 your own).</param>
     /// <param name="buffer">The UTF-8 reason (cut to 123 bytes).</param>
@@ -539,9 +539,10 @@ public class WsSession : HttpSession, IWebSocket, IWsSessionHost, IWsServerSessi
     public virtual bool Close(int status, byte[] buffer, long offset, long size) => Close(status, buffer.AsSpan(checked((int)offset), checked((int)size)));
 
     /// <summary>
-    /// Closes the WebSocket: queues a close frame and returns at once (see <see cref="SendClose(int, ReadOnlySpan{byte})"/>), then the connection closes
+    /// Closes the WebSocket: queues a close frame (see <see cref="SendClose(int, ReadOnlySpan{byte})"/>), then the connection closes
     /// when the peer answers with its close frame or <see cref="WsOptions.CloseTimeout"/> passes. Before the upgrade it
-    /// disconnects at once.
+    /// disconnects at once. A session returns at once. A client, as NetCoreServer's, returns once the connection has
+    /// closed and its OnDisconnected has run, except inside its own hooks or on an event loop's thread.
     /// </summary>
     /// <param name="status">The close status (1000 normal, 1001 going away, 3000-4999 your own).</param>
     /// <param name="buffer">The UTF-8 reason (cut to 123 bytes).</param>
