@@ -33,6 +33,7 @@ public sealed class RedisBackplane : IMulticastRelay, IDisposable, IAsyncDisposa
     private readonly bool _ownsRedis;
     private readonly RedisChannel _channel;
     private readonly RedisBackplaneOptions _options;
+    private readonly FrameSigner? _signer;
     private readonly Publisher _publisher;
     private readonly GroupMembership _groups = new();
     private readonly Listener _listener;
@@ -45,8 +46,9 @@ public sealed class RedisBackplane : IMulticastRelay, IDisposable, IAsyncDisposa
         _ownsRedis = ownsRedis;
         _options = options;
         _channel = RedisChannel.Literal(options.Channel);
-        _publisher = new Publisher(redis, _channel, options.MaxQueuedMessages, options.MaxQueuedBytes);
-        _listener = new Listener(redis, _channel, NodeId, server, _groups);
+        _signer = FrameSigner.Create(options);
+        _publisher = new Publisher(redis, _channel, options.MaxQueuedMessages, options.MaxQueuedBytes, _signer, options.TimeProvider);
+        _listener = new Listener(redis, _channel, NodeId, server, _groups, _signer, options);
     }
 
     /// <summary>The server this backplane is attached to.</summary>
@@ -77,6 +79,19 @@ public sealed class RedisBackplane : IMulticastRelay, IDisposable, IAsyncDisposa
     /// </summary>
     public long Lost => _listener.Lost;
 
+    /// <summary>
+    /// Frames from the channel this node refused and delivered to no session, whatever the reason (the sum of
+    /// <see cref="RefusedFor"/>): bytes that are not a frame, a kind or content this server type does not take, and,
+    /// with a <see cref="RedisBackplaneOptions.Secret"/>, unsigned, badly signed and replayed frames. Another client of
+    /// a shared Redis publishing on the channel shows here.
+    /// </summary>
+    public long Refused => _listener.Refused;
+
+    /// <summary>Frames from the channel refused for one reason.</summary>
+    /// <param name="reason">The reason.</param>
+    /// <returns>How many since the backplane attached.</returns>
+    public long RefusedFor(BackplaneRefusal reason) => _listener.RefusedFor(reason);
+
     /// <summary>Times the connection to Redis was restored after a failure.</summary>
     public long Reconnects => _listener.Reconnects;
 
@@ -106,6 +121,7 @@ public sealed class RedisBackplane : IMulticastRelay, IDisposable, IAsyncDisposa
         ArgumentNullException.ThrowIfNull(server);
         ArgumentNullException.ThrowIfNull(configuration);
         options ??= new RedisBackplaneOptions();
+        FrameSigner.Validate(options);
         var config = ConfigurationOptions.Parse(configuration);
         config.AbortOnConnectFail = !options.StartLocalOnlyIfUnreachable;
         config.ConnectTimeout = (int)options.ConnectTimeout.TotalMilliseconds;
@@ -146,7 +162,9 @@ public sealed class RedisBackplane : IMulticastRelay, IDisposable, IAsyncDisposa
     {
         ArgumentNullException.ThrowIfNull(server);
         ArgumentNullException.ThrowIfNull(redis);
-        return AttachAsync(server, redis, false, options ?? new RedisBackplaneOptions());
+        options ??= new RedisBackplaneOptions();
+        FrameSigner.Validate(options);
+        return AttachAsync(server, redis, false, options);
     }
 
     private static async Task<RedisBackplane> AttachAsync(StreamServer server, IConnectionMultiplexer redis, bool owns, RedisBackplaneOptions options)
@@ -288,7 +306,7 @@ public sealed class RedisBackplane : IMulticastRelay, IDisposable, IAsyncDisposa
             _publisher.Drop();
             return false;
         }
-        var frame = BackplaneFrame.Rent(target, kind, NodeId, group, session, payload, out var length);
+        var frame = BackplaneFrame.Rent(target, kind, NodeId, group, session, payload, _signer is { Signs: true }, out var length);
         return _publisher.Offer(frame, length);
     }
 
