@@ -46,9 +46,10 @@ public sealed class RedisBackplane : IMulticastRelay, IDisposable, IAsyncDisposa
         _ownsRedis = ownsRedis;
         _options = options;
         _channel = RedisChannel.Literal(options.Channel);
+        // One signer per loop: each reuses its HMAC states without a lock.
         _signer = FrameSigner.Create(options);
         _publisher = new Publisher(redis, _channel, options.MaxQueuedMessages, options.MaxQueuedBytes, _signer, options.TimeProvider);
-        _listener = new Listener(redis, _channel, NodeId, server, _groups, _signer, options);
+        _listener = new Listener(redis, _channel, NodeId, server, _groups, FrameSigner.Create(options), options);
     }
 
     /// <summary>The server this backplane is attached to.</summary>
@@ -63,7 +64,7 @@ public sealed class RedisBackplane : IMulticastRelay, IDisposable, IAsyncDisposa
     /// <summary>Messages of this node published to Redis.</summary>
     public long Published => _publisher.Published;
 
-    /// <summary>Messages of other nodes received from Redis (and delivered here, to whichever sessions they were for).</summary>
+    /// <summary>Messages of other nodes received from Redis and delivered here (to whichever sessions they were for); refused frames are in <see cref="Refused"/>.</summary>
     public long Received => _listener.Received;
 
     /// <summary>
@@ -232,7 +233,8 @@ public sealed class RedisBackplane : IMulticastRelay, IDisposable, IAsyncDisposa
     /// </summary>
     /// <param name="group">The group's name.</param>
     /// <param name="payload">The bytes; copied before the call returns.</param>
-    /// <param name="kind">Raw bytes, or a WebSocket text or binary message.</param>
+    /// <param name="kind">Raw bytes, or a WebSocket text or binary message. On a WebSocket server Raw must be whole
+    /// frames: the other nodes refuse anything else (<see cref="StreamServer.MulticastRelayed"/>).</param>
     /// <returns>False if the server is not started.</returns>
     public bool MulticastToGroup(string group, ReadOnlySpan<byte> payload, MulticastKind kind = MulticastKind.Raw)
     {
@@ -258,7 +260,8 @@ public sealed class RedisBackplane : IMulticastRelay, IDisposable, IAsyncDisposa
     /// </summary>
     /// <param name="sessionId">The session's id.</param>
     /// <param name="payload">The bytes; copied before the call returns.</param>
-    /// <param name="kind">Raw bytes, or a WebSocket text or binary message.</param>
+    /// <param name="kind">Raw bytes, or a WebSocket text or binary message. On a WebSocket server Raw must be whole
+    /// frames: the other nodes refuse anything else (<see cref="StreamServer.SendRelayed"/>).</param>
     /// <returns>True if sent here or published; false if it is not here and could not be queued.</returns>
     public bool SendToSession(Guid sessionId, ReadOnlySpan<byte> payload, MulticastKind kind = MulticastKind.Raw)
     {

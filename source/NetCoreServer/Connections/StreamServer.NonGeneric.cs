@@ -39,8 +39,8 @@ public abstract class StreamServer
     public IMulticastRelay? MulticastRelay { get; set; }
 
     /// <summary>
-    /// Queues <paramref name="payload"/> on this server's sessions only, without calling <see cref="MulticastRelay"/>: how
-    /// a relay delivers what another node multicast. <see cref="MulticastKind.Text"/> and <see cref="MulticastKind.Binary"/>
+    /// Queues <paramref name="payload"/> on this server's sessions only, without calling <see cref="MulticastRelay"/>, for
+    /// bytes this process trusts (a relay delivers bytes from outside with <see cref="MulticastRelayed"/>). <see cref="MulticastKind.Text"/> and <see cref="MulticastKind.Binary"/>
     /// are framed once as WebSocket messages on a WebSocket server and sent raw elsewhere. Copied once, as <c>Multicast</c>.
     /// </summary>
     /// <param name="kind">How to send the payload.</param>
