@@ -47,13 +47,15 @@ internal sealed class FrameSigner
         return new FrameSigner(signing, accepted.ToArray());
     }
 
-    /// <summary>Throws for a secret too short to be one (see <see cref="RedisBackplaneOptions.MinSecretSize"/>).</summary>
+    /// <summary>Throws for a secret too short to be one (see <see cref="RedisBackplaneOptions.MinSecretSize"/>) or a frame age that is not positive.</summary>
     public static void Validate(RedisBackplaneOptions options)
     {
         if (options.Secret != null)
             Validate(options.Secret, nameof(RedisBackplaneOptions.Secret));
         foreach (var secret in options.AcceptedSecrets)
             Validate(secret, nameof(RedisBackplaneOptions.AcceptedSecrets));
+        if (options.MaxFrameAge <= TimeSpan.Zero)
+            throw new ArgumentOutOfRangeException(nameof(options), options.MaxFrameAge, $"{nameof(RedisBackplaneOptions)}.{nameof(RedisBackplaneOptions.MaxFrameAge)} must be positive");
     }
 
     /// <summary>Writes the trailer of a whole signed frame: <paramref name="time"/> (Unix ms), the key id, the MAC.</summary>
