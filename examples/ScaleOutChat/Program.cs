@@ -45,7 +45,7 @@ internal static class Program
             var code = await ChatServerConsole.RunAsync(node, "WS", text => node.MulticastText(text),
                 () => WsChat.PrintPage("http", node.Endpoint)).ConfigureAwait(false);
             Console.WriteLine($"Backplane: published {backplane.Published}, received {backplane.Received}, dropped {backplane.Dropped}, "
-                + $"lost {backplane.Lost}, reconnects {backplane.Reconnects}");
+                + $"lost {backplane.Lost}, reconnects {backplane.Reconnects}, refused {backplane.Refused}");
             return code;
         }
     }

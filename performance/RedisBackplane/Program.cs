@@ -28,6 +28,7 @@ internal static class Program
         var nodeCounts = new[] { 1, 2, 3 };
         var rounds = 1;
         var rate = 0;
+        var signed = false;
         for (var i = 0; i < args.Length; i++)
         {
             switch (args[i])
@@ -39,8 +40,9 @@ internal static class Program
                 case "--nodes": nodeCounts = args[++i].Split(',').Select(int.Parse).ToArray(); break;
                 case "--rounds": rounds = int.Parse(args[++i]); break;
                 case "--rate": rate = int.Parse(args[++i]); break;
+                case "--secret": signed = true; break;
                 default:
-                    Console.Error.WriteLine("Usage: RedisBackplane --redis HOST:PORT [-c clients=100] [-s size=32] [-m messages=100000] [--nodes 1,2,3] [--rounds 1] [--rate msg/s, 0 = as fast as delivery allows]");
+                    Console.Error.WriteLine("Usage: RedisBackplane --redis HOST:PORT [-c clients=100] [-s size=32] [-m messages=100000] [--nodes 1,2,3] [--rounds 1] [--rate msg/s, 0 = as fast as delivery allows] [--secret: frames signed and checked]");
                     return args[i] is "-h" or "--help" or "-?" ? 0 : 2;
             }
         }
@@ -49,18 +51,20 @@ internal static class Program
             Console.Error.WriteLine("--redis HOST:PORT is required (a redis-server of its own: the benchmark publishes on a channel of its own)");
             return 2;
         }
-        Console.WriteLine($"clients {clients}, message {size} B, {messages} messages from node 0{(rate > 0 ? $" at {rate} msg/s" : "")}, Redis {redis}");
+        Console.WriteLine($"clients {clients}, message {size} B, {messages} messages from node 0{(rate > 0 ? $" at {rate} msg/s" : "")}{(signed ? ", signed" : "")}, Redis {redis}");
         for (var round = 0; round < rounds; round++)
         {
             foreach (var nodes in nodeCounts)
-                await RunAsync(nodes, clients, size, messages, redis, rate);
+                await RunAsync(nodes, clients, size, messages, redis, rate, signed);
         }
         return 0;
     }
 
-    private static async Task RunAsync(int nodeCount, int clientCount, int size, int messages, string redis, int rate)
+    private static async Task RunAsync(int nodeCount, int clientCount, int size, int messages, string redis, int rate, bool signed)
     {
         var options = new RedisBackplaneOptions { Channel = "bench:" + Guid.NewGuid().ToString("N") };
+        if (signed)
+            options.Secret = System.Security.Cryptography.RandomNumberGenerator.GetBytes(32);
         var servers = new List<BenchServer>();
         var backplanes = new List<NetCoreServer.Redis.RedisBackplane>();
         var clients = new List<CountingClient>();
@@ -117,7 +121,7 @@ internal static class Program
             var seconds = watch.Elapsed.TotalSeconds;
             Console.WriteLine($"nodes {nodeCount}: {seconds:0.00} s, {messages / seconds / 1000:0.0}k msg/s multicast, "
                 + $"{(double)messages * clientCount / seconds / 1e6:0.00}M msg/s delivered, CPU {used.TotalSeconds / seconds:0.00} cores, {perMessage:0} B allocated per message, "
-                + $"published {backplanes.Sum(b => b.Published)}, received {backplanes.Sum(b => b.Received)}, dropped {backplanes.Sum(b => b.Dropped)}");
+                + $"published {backplanes.Sum(b => b.Published)}, received {backplanes.Sum(b => b.Received)}, dropped {backplanes.Sum(b => b.Dropped)}, refused {backplanes.Sum(b => b.Refused)}");
             if (size >= CountingClient.StampedSize)
             {
                 // Clients c % nodeCount == 0 are node 0's (the publisher's); the others get each message through Redis.

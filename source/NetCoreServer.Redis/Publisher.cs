@@ -24,6 +24,8 @@ internal sealed class Publisher
     private readonly RedisChannel _channel;
     private readonly int _maxMessages;
     private readonly long _maxBytes;
+    private readonly FrameSigner? _signer;
+    private readonly TimeProvider _time;
     private readonly Task _loop;
     private ulong _sequence;
     private int _queuedMessages;
@@ -33,8 +35,11 @@ internal sealed class Publisher
     private bool _completed;
     private bool _abandoned;
 
-    public Publisher(IConnectionMultiplexer redis, RedisChannel channel, int maxMessages, long maxBytes)
+    // signer: signs each frame (Rent left room for its trailer) just before it is published; null for none.
+    public Publisher(IConnectionMultiplexer redis, RedisChannel channel, int maxMessages, long maxBytes, FrameSigner? signer, TimeProvider time)
     {
+        _signer = signer is { Signs: true } ? signer : null;
+        _time = time;
         _redis = redis;
         _channel = channel;
         _maxMessages = maxMessages;
@@ -113,6 +118,8 @@ internal sealed class Publisher
                 Task<long> publish;
                 try
                 {
+                    // Signed here, after its number was set, and timed as it leaves (receivers bound its age).
+                    _signer?.Sign(frame.Buffer.AsSpan(0, frame.Length), _time.GetUtcNow().ToUnixTimeMilliseconds());
                     publish = subscriber.PublishAsync(_channel, frame.Memory);
                 }
                 catch (Exception)

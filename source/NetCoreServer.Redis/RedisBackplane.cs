@@ -33,6 +33,7 @@ public sealed class RedisBackplane : IMulticastRelay, IDisposable, IAsyncDisposa
     private readonly bool _ownsRedis;
     private readonly RedisChannel _channel;
     private readonly RedisBackplaneOptions _options;
+    private readonly FrameSigner? _signer;
     private readonly Publisher _publisher;
     private readonly GroupMembership _groups = new();
     private readonly Listener _listener;
@@ -45,8 +46,10 @@ public sealed class RedisBackplane : IMulticastRelay, IDisposable, IAsyncDisposa
         _ownsRedis = ownsRedis;
         _options = options;
         _channel = RedisChannel.Literal(options.Channel);
-        _publisher = new Publisher(redis, _channel, options.MaxQueuedMessages, options.MaxQueuedBytes);
-        _listener = new Listener(redis, _channel, NodeId, server, _groups);
+        // One signer per loop: each reuses its HMAC states without a lock.
+        _signer = FrameSigner.Create(options);
+        _publisher = new Publisher(redis, _channel, options.MaxQueuedMessages, options.MaxQueuedBytes, _signer, options.TimeProvider);
+        _listener = new Listener(redis, _channel, NodeId, server, _groups, FrameSigner.Create(options), options);
     }
 
     /// <summary>The server this backplane is attached to.</summary>
@@ -61,7 +64,7 @@ public sealed class RedisBackplane : IMulticastRelay, IDisposable, IAsyncDisposa
     /// <summary>Messages of this node published to Redis.</summary>
     public long Published => _publisher.Published;
 
-    /// <summary>Messages of other nodes received from Redis (and delivered here, to whichever sessions they were for).</summary>
+    /// <summary>Messages of other nodes received from Redis and delivered here (to whichever sessions they were for); refused frames are in <see cref="Refused"/>.</summary>
     public long Received => _listener.Received;
 
     /// <summary>
@@ -76,6 +79,19 @@ public sealed class RedisBackplane : IMulticastRelay, IDisposable, IAsyncDisposa
     /// and what Redis published while this node was cut off. Messages lost at the very end of a node's life are not seen.
     /// </summary>
     public long Lost => _listener.Lost;
+
+    /// <summary>
+    /// Frames from the channel this node refused and delivered to no session, whatever the reason (the sum of
+    /// <see cref="RefusedFor"/>): bytes that are not a frame, a kind or content this server type does not take, and,
+    /// with a <see cref="RedisBackplaneOptions.Secret"/>, unsigned, badly signed and replayed frames. Another client of
+    /// a shared Redis publishing on the channel shows here.
+    /// </summary>
+    public long Refused => _listener.Refused;
+
+    /// <summary>Frames from the channel refused for one reason.</summary>
+    /// <param name="reason">The reason.</param>
+    /// <returns>How many since the backplane attached.</returns>
+    public long RefusedFor(BackplaneRefusal reason) => _listener.RefusedFor(reason);
 
     /// <summary>Times the connection to Redis was restored after a failure.</summary>
     public long Reconnects => _listener.Reconnects;
@@ -106,6 +122,7 @@ public sealed class RedisBackplane : IMulticastRelay, IDisposable, IAsyncDisposa
         ArgumentNullException.ThrowIfNull(server);
         ArgumentNullException.ThrowIfNull(configuration);
         options ??= new RedisBackplaneOptions();
+        FrameSigner.Validate(options);
         var config = ConfigurationOptions.Parse(configuration);
         config.AbortOnConnectFail = !options.StartLocalOnlyIfUnreachable;
         config.ConnectTimeout = (int)options.ConnectTimeout.TotalMilliseconds;
@@ -146,7 +163,9 @@ public sealed class RedisBackplane : IMulticastRelay, IDisposable, IAsyncDisposa
     {
         ArgumentNullException.ThrowIfNull(server);
         ArgumentNullException.ThrowIfNull(redis);
-        return AttachAsync(server, redis, false, options ?? new RedisBackplaneOptions());
+        options ??= new RedisBackplaneOptions();
+        FrameSigner.Validate(options);
+        return AttachAsync(server, redis, false, options);
     }
 
     private static async Task<RedisBackplane> AttachAsync(StreamServer server, IConnectionMultiplexer redis, bool owns, RedisBackplaneOptions options)
@@ -214,7 +233,8 @@ public sealed class RedisBackplane : IMulticastRelay, IDisposable, IAsyncDisposa
     /// </summary>
     /// <param name="group">The group's name.</param>
     /// <param name="payload">The bytes; copied before the call returns.</param>
-    /// <param name="kind">Raw bytes, or a WebSocket text or binary message.</param>
+    /// <param name="kind">Raw bytes, or a WebSocket text or binary message. On a WebSocket server Raw must be whole
+    /// frames: the other nodes refuse anything else (<see cref="StreamServer.MulticastRelayed"/>).</param>
     /// <returns>False if the server is not started.</returns>
     public bool MulticastToGroup(string group, ReadOnlySpan<byte> payload, MulticastKind kind = MulticastKind.Raw)
     {
@@ -240,7 +260,8 @@ public sealed class RedisBackplane : IMulticastRelay, IDisposable, IAsyncDisposa
     /// </summary>
     /// <param name="sessionId">The session's id.</param>
     /// <param name="payload">The bytes; copied before the call returns.</param>
-    /// <param name="kind">Raw bytes, or a WebSocket text or binary message.</param>
+    /// <param name="kind">Raw bytes, or a WebSocket text or binary message. On a WebSocket server Raw must be whole
+    /// frames: the other nodes refuse anything else (<see cref="StreamServer.SendRelayed"/>).</param>
     /// <returns>True if sent here or published; false if it is not here and could not be queued.</returns>
     public bool SendToSession(Guid sessionId, ReadOnlySpan<byte> payload, MulticastKind kind = MulticastKind.Raw)
     {
@@ -288,7 +309,7 @@ public sealed class RedisBackplane : IMulticastRelay, IDisposable, IAsyncDisposa
             _publisher.Drop();
             return false;
         }
-        var frame = BackplaneFrame.Rent(target, kind, NodeId, group, session, payload, out var length);
+        var frame = BackplaneFrame.Rent(target, kind, NodeId, group, session, payload, _signer is { Signs: true }, out var length);
         return _publisher.Offer(frame, length);
     }
 

@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Generic;
 
 namespace NetCoreServer.Redis;
 
@@ -52,4 +53,43 @@ public sealed class RedisBackplaneOptions
 
     /// <summary>How long disposing the backplane waits for queued messages to be published. Default 2 seconds.</summary>
     public TimeSpan DrainTimeout { get; set; } = TimeSpan.FromSeconds(2);
+
+    /// <summary>Shortest secret taken (16 bytes); 32 random bytes are recommended.</summary>
+    public const int MinSecretSize = 16;
+
+    /// <summary>Default of <see cref="MaxFrameAge"/> (30 seconds).</summary>
+    public static readonly TimeSpan DefaultMaxFrameAge = TimeSpan.FromSeconds(30);
+
+    /// <summary>
+    /// The shared secret this node signs its frames with (HMAC-SHA256 over the whole frame, with its time and the
+    /// channel's name), at least <see cref="MinSecretSize"/> bytes; null (the default) to sign nothing. With a secret
+    /// (here or in <see cref="AcceptedSecrets"/>) this node takes only frames signed with one of its secrets, fresh
+    /// (<see cref="MaxFrameAge"/>) and not seen before (each node's sequence numbers), unless
+    /// <see cref="AcceptUnsignedFrames"/>; without any, it takes every frame and checks no signature. Rolling a secret
+    /// out node by node, and changing it, are described in docs/design/redis-backplane.md.
+    /// </summary>
+    public byte[]? Secret { get; set; }
+
+    /// <summary>
+    /// Further secrets whose signatures this node accepts without signing with them: the next secret before any node
+    /// signs with it, or the previous one until no node signs with it any more. Empty by default.
+    /// </summary>
+    public IList<byte[]> AcceptedSecrets { get; } = new List<byte[]>();
+
+    /// <summary>
+    /// True: a node with a secret also takes unsigned frames, for the time a secret is being rolled out and some nodes
+    /// do not sign yet (an unsigned frame is then as trusted as without a secret). False (the default): unsigned frames
+    /// are refused and counted (<see cref="BackplaneRefusal.Unsigned"/>). Ignored without a secret.
+    /// </summary>
+    public bool AcceptUnsignedFrames { get; set; }
+
+    /// <summary>
+    /// How far a signed frame's time may be from this node's clock (either way) and still be taken; an older frame is
+    /// refused as replayed. It bounds how long a captured frame could be replayed to a node that has not seen its
+    /// publisher yet, and must exceed the clock difference between nodes. Default <see cref="DefaultMaxFrameAge"/>.
+    /// </summary>
+    public TimeSpan MaxFrameAge { get; set; } = DefaultMaxFrameAge;
+
+    /// <summary>The clock of <see cref="MaxFrameAge"/> and of the time in signed frames; <see cref="TimeProvider.System"/> by default.</summary>
+    public TimeProvider TimeProvider { get; set; } = TimeProvider.System;
 }

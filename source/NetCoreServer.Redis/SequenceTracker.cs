@@ -14,6 +14,9 @@ internal sealed class SequenceTracker
 
     private readonly Dictionary<Guid, ulong> _last = new();
 
+    /// <summary>True when <paramref name="sequence"/> is after the last one seen from <paramref name="node"/> (or the node is new): not a replay.</summary>
+    public bool IsAfterLast(Guid node, ulong sequence) => !_last.TryGetValue(node, out var last) || sequence > last;
+
     /// <summary>Notes a message; returns how many of that node's messages were skipped before it.</summary>
     public ulong Observe(Guid node, ulong sequence)
     {

@@ -52,20 +52,24 @@ public sealed class BackplaneFrameTests
     }
 
     [Test]
-    public void AnotherVersionTargetOrKindIsRefused()
+    public void AnotherVersionOrTargetIsRefusedAndAnUnknownKindIsLeftForTheListener()
     {
         var bytes = Write(BackplaneTarget.All, MulticastKind.Raw, null, new byte[] { 1 }, sequence: 1);
-        foreach (var (offset, value) in new[] { (0, (byte)2), (1, (byte)3), (2, (byte)3) })
+        // Version 2 is a signed frame, which needs its 44-byte trailer: this one is too short for it.
+        foreach (var (offset, value) in new[] { (0, (byte)2), (0, (byte)3), (1, (byte)3) })
         {
             var changed = (byte[])bytes.Clone();
             changed[offset] = value;
             Assert.That(BackplaneFrame.TryRead(changed, out _), Is.False, $"byte {offset} = {value}");
         }
+        bytes[2] = 3;
+        Assert.That(BackplaneFrame.TryRead(bytes, out var unknown), Is.True);
+        Assert.That((byte)unknown.Kind, Is.EqualTo(3), "read as sent; the listener refuses and counts it");
     }
 
     private static byte[] Write(BackplaneTarget target, MulticastKind kind, string? group, byte[] payload, ulong sequence)
     {
-        var rented = BackplaneFrame.Rent(target, kind, s_node, group, s_session, payload, out var length);
+        var rented = BackplaneFrame.Rent(target, kind, s_node, group, s_session, payload, signed: false, out var length);
         BackplaneFrame.SetSequence(rented, sequence);
         var bytes = rented.AsSpan(0, length).ToArray();
         ArrayPool<byte>.Shared.Return(rented);

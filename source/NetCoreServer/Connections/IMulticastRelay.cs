@@ -5,7 +5,8 @@ namespace NetCoreServer;
 /// <summary>
 /// Carries a server's multicasts beyond it, e.g. to the other nodes of a cluster (the NetCoreServer.Redis backplane).
 /// Set as <see cref="StreamServer.MulticastRelay"/>; a server without one pays a null check per multicast. A relay
-/// delivers what it receives with <see cref="StreamServer.MulticastLocal"/>, which does not call it again.
+/// delivers what it receives with <see cref="StreamServer.MulticastRelayed"/> (the server type's rule for bytes from
+/// outside the process), which does not call it again.
 /// </summary>
 public interface IMulticastRelay
 {

@@ -39,8 +39,8 @@ public abstract class StreamServer
     public IMulticastRelay? MulticastRelay { get; set; }
 
     /// <summary>
-    /// Queues <paramref name="payload"/> on this server's sessions only, without calling <see cref="MulticastRelay"/>: how
-    /// a relay delivers what another node multicast. <see cref="MulticastKind.Text"/> and <see cref="MulticastKind.Binary"/>
+    /// Queues <paramref name="payload"/> on this server's sessions only, without calling <see cref="MulticastRelay"/>, for
+    /// bytes this process trusts (a relay delivers bytes from outside with <see cref="MulticastRelayed"/>). <see cref="MulticastKind.Text"/> and <see cref="MulticastKind.Binary"/>
     /// are framed once as WebSocket messages on a WebSocket server and sent raw elsewhere. Copied once, as <c>Multicast</c>.
     /// </summary>
     /// <param name="kind">How to send the payload.</param>
@@ -59,6 +59,30 @@ public abstract class StreamServer
     /// <param name="payload">The bytes.</param>
     /// <returns>False if no session here has that id, or it did not take the data.</returns>
     public abstract bool SendLocal(Guid id, MulticastKind kind, ReadOnlySpan<byte> payload);
+
+    /// <summary>
+    /// Delivers bytes a relay brought from outside this process (another node's multicast through a shared Redis) to
+    /// this server's sessions, under this server type's rule (<see cref="RelayedVerdict"/>): on TCP, TLS and Unix-socket
+    /// servers every kind is sent as <see cref="MulticastLocal"/> sends it; on <see cref="WsServer"/> and
+    /// <see cref="WssServer"/> only messages this server frames itself reach a session (raw bytes are decoded as
+    /// whole data frames and framed again); an HTTP server refuses everything. Text must be valid UTF-8. Never relayed.
+    /// </summary>
+    /// <param name="kind">How the sender sent the payload.</param>
+    /// <param name="payload">The bytes, not trusted.</param>
+    /// <param name="filter">Sessions to reach, as for <see cref="MulticastLocal"/>; null for all.</param>
+    /// <returns><see cref="RelayedVerdict.Accepted"/>, or why nothing was sent.</returns>
+    public abstract RelayedVerdict MulticastRelayed(MulticastKind kind, ReadOnlySpan<byte> payload, Func<StreamSession, bool>? filter = null);
+
+    /// <summary>
+    /// <see cref="SendLocal"/> for bytes a relay brought from outside this process, under the same rule as
+    /// <see cref="MulticastRelayed"/>. The payload is judged whether or not the session is here, so every node refuses
+    /// the same frames.
+    /// </summary>
+    /// <param name="id">The session's id.</param>
+    /// <param name="kind">How the sender sent the payload.</param>
+    /// <param name="payload">The bytes, not trusted.</param>
+    /// <returns><see cref="RelayedVerdict.Accepted"/> (sent if the session is here), or why nothing was sent.</returns>
+    public abstract RelayedVerdict SendRelayed(Guid id, MulticastKind kind, ReadOnlySpan<byte> payload);
 
     /// <summary>The one timer wheel of this server's connections (idle, keep-alive, header and close timeouts).</summary>
     internal Engine.TimerWheel Timers { get; } = new();

@@ -246,6 +246,32 @@ public abstract partial class StreamServer<TSession> : StreamServer, IDisposable
     public override bool SendLocal(Guid id, MulticastKind kind, ReadOnlySpan<byte> payload)
         => Sessions.TryGetValue(id, out var session) && SendKind(session, kind, payload);
 
+    /// <inheritdoc/>
+    public override RelayedVerdict MulticastRelayed(MulticastKind kind, ReadOnlySpan<byte> payload, Func<StreamSession, bool>? filter = null)
+        => MulticastRelayedLocal(kind, payload, filter);
+
+    /// <inheritdoc/>
+    public override RelayedVerdict SendRelayed(Guid id, MulticastKind kind, ReadOnlySpan<byte> payload)
+        => SendRelayedLocal(Sessions.TryGetValue(id, out var session) ? session : null, kind, payload);
+
+    /// <summary>The raw-bytes rule of TCP, TLS and Unix-socket servers; HTTP and WebSocket servers have their own.</summary>
+    private protected virtual RelayedVerdict MulticastRelayedLocal(MulticastKind kind, ReadOnlySpan<byte> payload, Func<StreamSession, bool>? filter)
+    {
+        var verdict = RelayedPayload.Check(kind, payload);
+        if (verdict == RelayedVerdict.Accepted)
+            MulticastLocal(kind, payload, filter);
+        return verdict;
+    }
+
+    /// <summary>One session's part of <see cref="SendRelayed"/> (<paramref name="session"/> null when it is not here).</summary>
+    private protected virtual RelayedVerdict SendRelayedLocal(TSession? session, MulticastKind kind, ReadOnlySpan<byte> payload)
+    {
+        var verdict = RelayedPayload.Check(kind, payload);
+        if (verdict == RelayedVerdict.Accepted && session != null)
+            SendKind(session, kind, payload);
+        return verdict;
+    }
+
     /// <summary>Queues bytes on this server's sessions (those <paramref name="filter"/> admits); never relayed.</summary>
     private protected bool PublishLocal(ReadOnlySpan<byte> buffer, Func<StreamSession, bool>? filter)
     {

@@ -71,6 +71,65 @@ public sealed class MulticastRelayTests
             Is.EqualTo(new[] { (MulticastKind.Text, "text"u8.ToArray()), (MulticastKind.Binary, new byte[] { 1, 2, 3 }) }));
     }
 
+    [Test]
+    public async Task RelayedBytesReachWebSocketClientsOnlyAsMessagesTheServerFramed()
+    {
+        using var server = new IdWsServer();
+        var relay = new RecordingRelay();
+        server.MulticastRelay = relay;
+        Assert.That(server.Start(), Is.True);
+        using var client = new ClientWebSocket();
+        using (var cancel = new CancellationTokenSource(Wait.Default))
+            await client.ConnectAsync(new Uri($"ws://127.0.0.1:{((IPEndPoint)server.Endpoint).Port}/"), cancel.Token);
+        await Wait.Until(() => server.ConnectedSessions == 1, "the session registered");
+        var id = server.Ids.Single();
+        byte[] close = [0x88, 0x02, 0x03, 0xE8];
+        byte[] invalid = [0x68, 0xC3, 0x28];
+
+        Assert.That(server.MulticastRelayed(MulticastKind.Raw, close), Is.EqualTo(RelayedVerdict.RefusedFrames));
+        Assert.That(server.SendRelayed(id, MulticastKind.Raw, close), Is.EqualTo(RelayedVerdict.RefusedFrames));
+        Assert.That(server.SendRelayed(Guid.NewGuid(), MulticastKind.Raw, close), Is.EqualTo(RelayedVerdict.RefusedFrames), "judged where the session is not");
+        Assert.That(server.MulticastRelayed(MulticastKind.Raw, [0x81, 0x85, 1, 2, 3, 4, 0, 0, 0, 0, 0]), Is.EqualTo(RelayedVerdict.RefusedFrames), "a masked (client) frame");
+        Assert.That(server.MulticastRelayed(MulticastKind.Text, invalid), Is.EqualTo(RelayedVerdict.RefusedText));
+        Assert.That(server.SendRelayed(id, MulticastKind.Text, invalid), Is.EqualTo(RelayedVerdict.RefusedText));
+        Assert.That(server.MulticastRelayed((MulticastKind)7, "seven"u8), Is.EqualTo(RelayedVerdict.RefusedKind));
+        Assert.That(server.MulticastRelayed(MulticastKind.Raw, [0x81, 0x03, (byte)'r', (byte)'a', (byte)'w']), Is.EqualTo(RelayedVerdict.Accepted));
+        Assert.That(server.SendRelayed(id, MulticastKind.Raw, [0x82, 0x01, 5]), Is.EqualTo(RelayedVerdict.Accepted));
+        Assert.That(server.MulticastRelayed(MulticastKind.Text, "text"u8), Is.EqualTo(RelayedVerdict.Accepted));
+
+        Assert.That(await ReceiveAsync(client), Is.EqualTo((WebSocketMessageType.Text, "raw"u8.ToArray())));
+        Assert.That(await ReceiveAsync(client), Is.EqualTo((WebSocketMessageType.Binary, new byte[] { 5 })));
+        Assert.That(await ReceiveAsync(client), Is.EqualTo((WebSocketMessageType.Text, "text"u8.ToArray())));
+        Assert.That(client.State, Is.EqualTo(WebSocketState.Open));
+        Assert.That(relay.Multicasts, Is.Empty, "relayed bytes are never relayed again");
+    }
+
+    [Test]
+    public async Task RelayedBytesAreSentRawByATcpServerAndRefusedByAnHttpServer()
+    {
+        using var server = new IdServer();
+        Assert.That(server.Start(), Is.True);
+        using var client = new System.Net.Sockets.TcpClient();
+        await client.ConnectAsync(IPAddress.Loopback, ((IPEndPoint)server.Endpoint).Port);
+        await Wait.Until(() => server.ConnectedSessions == 1, "the session registered");
+        using var reader = new StreamReader(client.GetStream());
+
+        Assert.That(server.MulticastRelayed(MulticastKind.Raw, "one\n"u8), Is.EqualTo(RelayedVerdict.Accepted));
+        Assert.That(server.MulticastRelayed(MulticastKind.Text, [0xFF, 0x0A]), Is.EqualTo(RelayedVerdict.RefusedText));
+        Assert.That(server.SendRelayed(server.Ids.Single(), MulticastKind.Binary, "two\n"u8), Is.EqualTo(RelayedVerdict.Accepted));
+        Assert.That(server.MulticastRelayed(MulticastKind.Text, "three\n"u8), Is.EqualTo(RelayedVerdict.Accepted));
+        foreach (var expected in new[] { "one", "two", "three" })
+            Assert.That(await ReadLineAsync(reader), Is.EqualTo(expected));
+
+        using var http = new HttpServer(IPAddress.Loopback, 0);
+        Assert.That(http.Start(), Is.True);
+        foreach (var kind in new[] { MulticastKind.Raw, MulticastKind.Text, MulticastKind.Binary })
+        {
+            Assert.That(http.MulticastRelayed(kind, "HTTP/1.1 200 OK\r\n"u8), Is.EqualTo(RelayedVerdict.RefusedKind), $"{kind} on HTTP");
+            Assert.That(http.SendRelayed(Guid.NewGuid(), kind, "HTTP/1.1 200 OK\r\n"u8), Is.EqualTo(RelayedVerdict.RefusedKind), $"{kind} to an HTTP session");
+        }
+    }
+
     private static async Task<string?> ReadLineAsync(StreamReader reader)
     {
         using var cancel = new CancellationTokenSource(Wait.Default);

@@ -83,4 +83,11 @@ public class HttpServer : TcpServer
 
     /// <summary>Stops serving all static content.</summary>
     public void ClearStaticContent() => _site.ClearStaticContent();
+
+    // Bytes from outside written into an HTTP stream would be read as (part of) a response: nothing is taken.
+    private protected override RelayedVerdict MulticastRelayedLocal(MulticastKind kind, ReadOnlySpan<byte> payload, Func<StreamSession, bool>? filter)
+        => RelayedVerdict.RefusedKind;
+
+    private protected override RelayedVerdict SendRelayedLocal(TcpSession? session, MulticastKind kind, ReadOnlySpan<byte> payload)
+        => RelayedVerdict.RefusedKind;
 }

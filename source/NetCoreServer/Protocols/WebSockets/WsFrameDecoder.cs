@@ -112,6 +112,9 @@ internal sealed partial class WsFrameDecoder : IDisposable
     /// <summary>Payload bytes of the current frame still to come (0 between frames): what a blocking reader needs next.</summary>
     public long PayloadRemaining => _state == State.Payload ? _frameRemaining : 0;
 
+    /// <summary>True between frames and outside a fragmented message: input that ends here holds no cut frame nor unfinished message.</summary>
+    public bool IsBetweenMessages => _state == State.Header && !_inMessage;
+
     /// <summary>True once a close frame was read (or the decoder was disposed): further input is consumed and ignored.</summary>
     public bool IsClosed => _state == State.Closed;
 

@@ -1,4 +1,5 @@
 using System;
+using NetCoreServer.Connections;
 
 namespace NetCoreServer.Protocols.WebSockets;
 
@@ -53,6 +54,41 @@ internal sealed class WsMulticaster
         => kind == MulticastKind.Raw
             ? session.SendAsync(payload)
             : session is IWsServerSession { Framer: { IsOpen: true } framer } && framer.Send(OpcodeOf(kind), payload, blocking: false) > 0;
+
+    /// <summary>
+    /// <see cref="StreamServer.MulticastRelayed"/> of a WebSocket server: text and binary payloads are framed here; raw
+    /// bytes are taken only as whole data frames (<see cref="WsRelayedFrames"/>), whose messages are framed again here.
+    /// </summary>
+    public RelayedVerdict MulticastRelayed(MulticastKind kind, ReadOnlySpan<byte> payload, Func<StreamSession, bool>? filter)
+    {
+        if (kind != MulticastKind.Raw)
+        {
+            var verdict = RelayedPayload.Check(kind, payload);
+            if (verdict == RelayedVerdict.Accepted)
+                MulticastLocal(OpcodeOf(kind), payload, filter);
+            return verdict;
+        }
+        var frames = WsRelayedFrames.Check(payload, Options.MaxMessageSize);
+        if (frames == RelayedVerdict.Accepted)
+            WsRelayedFrames.Walk(payload, Options.MaxMessageSize, (opcode, message) => MulticastLocal(opcode, message.Span, filter));
+        return frames;
+    }
+
+    /// <summary><see cref="StreamServer.SendRelayed"/> of a WebSocket server, under the rule of <see cref="MulticastRelayed"/>.</summary>
+    public static RelayedVerdict SendRelayed(StreamSession? session, MulticastKind kind, ReadOnlySpan<byte> payload, int maxMessageSize)
+    {
+        if (kind != MulticastKind.Raw)
+        {
+            var verdict = RelayedPayload.Check(kind, payload);
+            if (verdict == RelayedVerdict.Accepted && session != null)
+                SendKind(session, kind, payload);
+            return verdict;
+        }
+        var frames = WsRelayedFrames.Check(payload, maxMessageSize);
+        if (frames == RelayedVerdict.Accepted && session != null)
+            WsRelayedFrames.Walk(payload, maxMessageSize, (opcode, message) => SendKind(session, opcode == WsOpcode.Text ? MulticastKind.Text : MulticastKind.Binary, message.Span));
+        return frames;
+    }
 
     /// <summary>One close frame, encoded once, queued on every upgraded session; sessions not upgraded are disconnected.</summary>
     public bool CloseAll(int status, ReadOnlySpan<byte> reason)

@@ -222,4 +222,10 @@ public class WsServer : HttpServer, IWebSocket, IWsServerHost
 
     private protected override bool SendKind(TcpSession session, MulticastKind kind, ReadOnlySpan<byte> payload)
         => WsMulticaster.SendKind(session, kind, payload);
+
+    private protected override RelayedVerdict MulticastRelayedLocal(MulticastKind kind, ReadOnlySpan<byte> payload, Func<StreamSession, bool>? filter)
+        => _ws.MulticastRelayed(kind, payload, filter);
+
+    private protected override RelayedVerdict SendRelayedLocal(TcpSession? session, MulticastKind kind, ReadOnlySpan<byte> payload)
+        => WsMulticaster.SendRelayed(session, kind, payload, _ws.Options.MaxMessageSize);
 }
