@@ -1,11 +1,24 @@
 #!/usr/bin/env bash
 # The project's test command (README, .ci/run): installs the real peers the tests drive, builds, runs the
 # NUnit suite, the example process tests and the docs build, and ends with one line "N passed, N failed[, N skipped]".
+#   bash build/test.sh          the default leg (CI): everything, the stress scenarios on part of their matrix
+#   bash build/test.sh --long   the default leg with the whole stress matrix: by hand, and before a release
+#   bash build/test.sh --quick  an incremental build and the core tests that need no peer, no process and no
+#                               long wait, about two minutes: while working (docs/guides/testing.md)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 RESULTS="$ROOT/artifacts/test-results"
 rm -rf "$RESULTS" && mkdir -p "$RESULTS"
+
+LEG=default
+case "${1:-}" in
+    --quick) LEG=quick ;;
+    --long) LEG=long ;;
+    "") ;;
+    *) echo "usage: bash build/test.sh [--quick|--long]" >&2; exit 2 ;;
+esac
+export NETCORESERVER_TEST_LEG=$LEG
 
 # Real peers nobody here wrote: installed by the script, never assumed.
 # command -> Debian package
@@ -15,7 +28,7 @@ missing=()
 for tool in "${!package[@]}"; do
     command -v "$tool" >/dev/null 2>&1 || missing+=("${package[$tool]}")
 done
-if ((${#missing[@]})); then
+if [ "$LEG" != quick ] && ((${#missing[@]})); then
     echo "Installing test peers: ${missing[*]}"
     SUDO=""
     [ "$(id -u)" = 0 ] || SUDO="sudo"
@@ -25,12 +38,15 @@ fi
 
 # The WebSocket peers from npm (the ws package, playwright-core driving the chromium above), at the versions of
 # tests/interop/package-lock.json; the interop tests skip when they are missing.
-if command -v npm >/dev/null 2>&1; then
+if [ "$LEG" != quick ] && command -v npm >/dev/null 2>&1; then
     (cd tests/interop && npm ci --no-audit --no-fund --loglevel=error >/dev/null) \
         || echo "warning: npm ci in tests/interop failed; the WebSocket interop tests will be skipped"
 fi
 
-if ! dotnet build NetCoreServer.sln -c Release -nologo -clp:ErrorsOnly; then
+# The quick leg builds only what its tests need.
+target=NetCoreServer.sln
+[ "$LEG" = quick ] && target=tests/NetCoreServer.Tests/NetCoreServer.Tests.csproj
+if ! dotnet build "$target" -c Release -nologo -clp:ErrorsOnly; then
     echo "build failed"
     echo "0 passed, 1 failed"
     exit 1
@@ -47,7 +63,7 @@ run_suite() {
     echo "== $name"
     env "$@" timeout 1800 dotnet test "$project" -c Release --no-build -nologo \
         --logger "trx;LogFileName=$name.trx" --logger "console;verbosity=minimal" --results-directory "$RESULTS" \
-        -- NUnit.DefaultTimeout=120000
+        ${FILTER:+--filter "$FILTER"} -- NUnit.DefaultTimeout=120000
     local trx="$RESULTS/$name.trx"
     if [ -f "$trx" ]; then
         local counters total p f e t a
@@ -74,6 +90,26 @@ run_suite() {
         failures+=("$name: no test results")
     fi
 }
+
+# The failures again just above the last line, then "N passed, N failed[, N skipped]"; the exit code says the same.
+summarize() {
+    for failure in "${failures[@]}"; do echo "FAILED: $failure"; done
+    local summary="$passed passed, $failed failed"
+    ((skipped > 0)) && summary="$summary, $skipped skipped"
+    echo "$summary"
+    ((failed == 0))
+}
+
+if [ "$LEG" = quick ]; then
+    # The core suite without its long real-clock waits, stress, memory and thread-starvation measures, and without
+    # the tests of peers and processes (TestLeg.IsQuick skips those wherever they are).
+    FILTER="FullyQualifiedName!~.Interop.&FullyQualifiedName!~.Performance.&FullyQualifiedName!~StressScenarioTests"
+    FILTER+="&FullyQualifiedName!~LifecycleStressTests&FullyQualifiedName!~BusyThreadPoolTests&FullyQualifiedName!~TimeoutTests"
+    FILTER+="&FullyQualifiedName!~MemoryTests&FullyQualifiedName!~AllocationTests&FullyQualifiedName!~ClientDisconnectOrderTests"
+    run_suite tests/NetCoreServer.Tests/NetCoreServer.Tests.csproj NetCoreServer.Tests.Quick
+    summarize
+    exit
+fi
 
 for project in tests/*/*.csproj; do
     # Test projects only: a library they share (tests/NetCoreServer.TestSupport) has no tests and writes no TRX.
@@ -106,8 +142,4 @@ else
     failed=$((failed + 1)); failures+=("docs: docfx build (see artifacts/test-results/docfx.log)"); echo "FAILED: docs"
 fi
 
-for failure in "${failures[@]}"; do echo "FAILED: $failure"; done
-summary="$passed passed, $failed failed"
-((skipped > 0)) && summary="$summary, $skipped skipped"
-echo "$summary"
-((failed == 0))
+summarize
