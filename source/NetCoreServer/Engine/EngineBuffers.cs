@@ -85,6 +85,12 @@ internal static class EngineBuffers
     /// <summary>Collections asked for after bursts so far (for tests and diagnostics).</summary>
     public static int Collections { get; private set; }
 
+    /// <summary>The most held (and pooled) since the last collection, as the trimmer saw it (for tests).</summary>
+    internal static long PeakBytes => Volatile.Read(ref s_peak);
+
+    /// <summary>True while the trimmer ticks; it stops once nothing is left to watch (for tests).</summary>
+    internal static bool Watching => Volatile.Read(ref s_armed) == 1;
+
     /// <summary>A buffer of at least <paramref name="minimum"/> bytes; give it back with <see cref="Return"/>.</summary>
     public static byte[] Rent(int minimum)
     {
