@@ -2,6 +2,7 @@ using System;
 using System.IO;
 using System.Linq;
 using System.Net;
+using System.Runtime;
 
 namespace NetCoreServer.Performance.AttackMemory;
 
@@ -28,6 +29,7 @@ internal static class AttackServer
                     server.AddStaticContent(root, "/");
                 server.Start();
                 Console.WriteLine(((IPEndPoint)server.Endpoint).Port);
+                Console.WriteLine(GCSettings.IsServerGC ? "server" : "workstation");
                 // Until the parent closes our standard input.
                 Console.In.ReadToEnd();
                 server.Stop();

@@ -27,6 +27,7 @@ internal static class Measurement
         try
         {
             var port = int.Parse((await child.StandardOutput.ReadLineAsync())!);
+            var gc = await child.StandardOutput.ReadLineAsync();
             await Task.Delay(TimeSpan.FromSeconds(2));
             var before = Rss(child.Id);
 
@@ -65,7 +66,6 @@ internal static class Measurement
                     break;
                 }
             }
-            var gc = Environment.GetEnvironmentVariable("DOTNET_gcServer") == "1" ? "server" : "workstation";
             var backText = back is { } b ? $"{b.TotalSeconds:F1} s" : "never (30 s)";
             return $"{scenario,-6} {engine,-7} {clients,5} clients, {gc} GC: RSS {before / MiB} MB before, {peak / MiB} MB peak, "
                 + $"{at5 / MiB} MB 5 s after, {at30 / MiB} MB 30 s after; under before + {Bound / MiB} MB after {backText}";
