@@ -7,34 +7,53 @@ namespace NetCoreServer.Engine;
 
 /// <summary>
 /// The stream engine's buffers: small ones (up to 64 KiB) from the shared <see cref="ArrayPool{T}"/>, large ones from a
-/// pool of its own that is emptied after a burst (and, after a large one, one collection is asked for), so a process
-/// returns near its pre-burst memory. The AppContext switch <c>NetCoreServer.DisableCollectAfterBurst</c> turns the
-/// collection off. Figures: docs/design/engine-buffers.md.
+/// pool of its own that is emptied after a burst. Every buffer, whatever its size, counts in <see cref="HeldBytes"/>:
+/// once what the engine held has fallen by <see cref="BurstBytes"/> or more (clients of an attack left) and stopped
+/// falling, one collection is asked for, so a process returns near its pre-burst memory within seconds. The AppContext
+/// switch <c>NetCoreServer.DisableCollectAfterBurst</c> turns the collection off. Figures: docs/design/engine-buffers.md.
 /// </summary>
 internal static class EngineBuffers
 {
     /// <summary>Largest buffer taken from the shared pool.</summary>
     public const int SmallLimit = 64 * 1024;
 
-    /// <summary>How long no large buffer may have been rented before the large pool is emptied.</summary>
+    /// <summary>How long no large buffer may have been rented or given back before the large pool is emptied.</summary>
     public static readonly TimeSpan IdleBeforeTrim = TimeSpan.FromSeconds(2);
 
-    private static readonly TimeSpan TrimCheckPeriod = TimeSpan.FromMilliseconds(500);
+    /// <summary>How long what the engine holds must have stopped falling before the collection (the burst's clients have all left).</summary>
+    public static readonly TimeSpan SettleBeforeCollect = TimeSpan.FromSeconds(1);
 
-    /// <summary>Large buffers rented, given back or released since the last trim worth a collection when they stop.</summary>
+    /// <summary>Garbage left by the engine's buffers (held at the peak, not held now nor pooled) worth one collection.</summary>
     public const long BurstBytes = 64L * 1024 * 1024;
+
+    private static readonly TimeSpan TrimCheckPeriod = TimeSpan.FromMilliseconds(500);
 
     // Size classes 128 KiB .. 16 MiB (powers of two); larger buffers are not pooled.
     private const int FirstShift = 17;
     private const int Classes = 8;
     private const int MaxPerClass = 64;
 
+    // Held bytes are counted in one cell per core, a cache line apart (16 longs), so renting a buffer costs one
+    // uncontended interlocked add; a cell that moves a step away from zero wakes the trimmer, which folds the cells.
+    private const int CellStride = 16;
+    private const long CellStep = 1024 * 1024;
+
     private static readonly Stack<byte[]>[] s_classes = CreateClasses();
+    private static readonly int s_cellMask = (int)System.Numerics.BitOperations.RoundUpToPowerOf2((uint)Environment.ProcessorCount) - 1;
+    private static readonly long[] s_cells = new long[(s_cellMask + 1) * CellStride];
     private static readonly Timer s_trimmer = new(static _ => Trim(), null, Timeout.Infinite, Timeout.Infinite);
     private static readonly bool s_collect = !(AppContext.TryGetSwitch("NetCoreServer.DisableCollectAfterBurst", out var disabled) && disabled);
     private static long s_lastLargeUse;
-    private static long s_largeSinceTrim;
+    private static long s_released;
     private static int s_armed;
+
+    // The trimmer's own state (one tick at a time: the timer's callbacks do not overlap, see Trim).
+    private static long s_heldBase;
+    private static long s_peak;
+    private static long s_lastHeld;
+    private static long s_lastFall;
+    private static long s_releasedSeen;
+    private static int s_trimming;
 
     /// <summary>Bytes held by the large pool now (not rented).</summary>
     public static long PooledBytes
@@ -51,14 +70,40 @@ internal static class EngineBuffers
         }
     }
 
+    /// <summary>Bytes of buffers rented and not given back, of every size (approximate while they move).</summary>
+    public static long HeldBytes
+    {
+        get
+        {
+            var total = Volatile.Read(ref s_heldBase);
+            for (var i = 0; i < s_cells.Length; i += CellStride)
+                total += Volatile.Read(ref s_cells[i]);
+            return total;
+        }
+    }
+
+    /// <summary>Collections asked for after bursts so far (for tests and diagnostics).</summary>
+    public static int Collections { get; private set; }
+
+    /// <summary>The most held (and pooled) since the last collection, as the trimmer saw it (for tests).</summary>
+    internal static long PeakBytes => Volatile.Read(ref s_peak);
+
+    /// <summary>True while the trimmer ticks; it stops once nothing is left to watch (for tests).</summary>
+    internal static bool Watching => Volatile.Read(ref s_armed) == 1;
+
     /// <summary>A buffer of at least <paramref name="minimum"/> bytes; give it back with <see cref="Return"/>.</summary>
     public static byte[] Rent(int minimum)
     {
         if (minimum <= SmallLimit)
-            return ArrayPool<byte>.Shared.Rent(minimum);
+        {
+            var small = ArrayPool<byte>.Shared.Rent(minimum);
+            Hold(small.Length);
+            return small;
+        }
         var index = ClassOf(minimum);
         var size = index >= 0 ? 1 << (FirstShift + index) : minimum;
-        Used(size);
+        Hold(size);
+        UsedLarge();
         if (index >= 0)
         {
             var pool = s_classes[index];
@@ -74,21 +119,24 @@ internal static class EngineBuffers
     /// <summary>Gives back a buffer from <see cref="Rent"/>.</summary>
     public static void Return(byte[] array)
     {
+        Hold(-array.Length);
         if (array.Length <= SmallLimit)
         {
             ArrayPool<byte>.Shared.Return(array);
             return;
         }
-        Used(array.Length);
         var index = ClassOf(array.Length);
-        if (index < 0 || array.Length != 1 << (FirstShift + index))
-            return;
-        var pool = s_classes[index];
-        lock (pool)
+        if (index >= 0 && array.Length == 1 << (FirstShift + index))
         {
-            if (pool.Count < MaxPerClass)
-                pool.Push(array);
+            var pool = s_classes[index];
+            lock (pool)
+            {
+                if (pool.Count < MaxPerClass)
+                    pool.Push(array);
+            }
         }
+        // After the push: a trimmer that disarms meanwhile sees the pool not empty and arms again.
+        UsedLarge();
     }
 
     /// <summary>
@@ -97,14 +145,23 @@ internal static class EngineBuffers
     /// </summary>
     public static void Released(long bytes)
     {
-        if (bytes > SmallLimit)
-            Used(bytes);
+        if (bytes <= SmallLimit)
+            return;
+        Interlocked.Add(ref s_released, bytes);
+        Arm();
     }
 
-    private static void Used(long bytes)
+    private static void Hold(long bytes)
+    {
+        var cell = Interlocked.Add(ref s_cells[(Thread.GetCurrentProcessorId() & s_cellMask) * CellStride], bytes);
+        // Beyond a step either way (|cell| > CellStep) in one unsigned compare.
+        if ((ulong)(cell + CellStep) > 2 * CellStep)
+            Arm();
+    }
+
+    private static void UsedLarge()
     {
         Volatile.Write(ref s_lastLargeUse, Environment.TickCount64);
-        Interlocked.Add(ref s_largeSinceTrim, bytes);
         Arm();
     }
 
@@ -122,26 +179,92 @@ internal static class EngineBuffers
             s_trimmer.Change(TrimCheckPeriod, TrimCheckPeriod);
     }
 
+    /// <summary>
+    /// One tick of the trimmer: folds the cells into the held total, empties the large pool once it has been idle, and
+    /// asks for a collection once enough of what was held has become garbage and the fall has stopped.
+    /// </summary>
     private static void Trim()
     {
-        if (Environment.TickCount64 - Volatile.Read(ref s_lastLargeUse) < IdleBeforeTrim.TotalMilliseconds)
+        // A tick that runs late may overlap the next one: one at a time, the other skips.
+        if (Interlocked.Exchange(ref s_trimming, 1) == 1)
             return;
-        foreach (var pool in s_classes)
+        try
         {
-            lock (pool)
-                pool.Clear();
+            TrimOnce();
         }
-        var burst = Interlocked.Exchange(ref s_largeSinceTrim, 0);
-        // Disarm first: a rent racing with this re-arms the timer, so no burst goes untrimmed.
+        finally
+        {
+            Volatile.Write(ref s_trimming, 0);
+        }
+    }
+
+    private static void TrimOnce()
+    {
+        var now = Environment.TickCount64;
+        var held = Fold();
+        var moved = Math.Abs(held - s_lastHeld) >= CellStep;
+        if (s_lastHeld - held >= CellStep)
+            s_lastFall = now;
+        s_lastHeld = held;
+
+        if (now - Volatile.Read(ref s_lastLargeUse) >= IdleBeforeTrim.TotalMilliseconds)
+        {
+            foreach (var pool in s_classes)
+            {
+                lock (pool)
+                    pool.Clear();
+            }
+        }
+        var pooled = PooledBytes;
+        var released = Volatile.Read(ref s_released);
+        // Only a fall from the peak counts: a connection count that swings up and down around a level leaves no garbage.
+        s_peak = Math.Max(s_peak, held + pooled);
+        var garbage = s_peak - held - pooled + released;
+        if (garbage >= BurstBytes && now - s_lastFall >= SettleBeforeCollect.TotalMilliseconds)
+        {
+            // The pooled buffers stay counted in the peak: when the pool is emptied later, they are garbage in turn.
+            s_peak = held + pooled;
+            Interlocked.Add(ref s_released, -released);
+            released = 0;
+            garbage = 0;
+            if (s_collect)
+            {
+                Collections++;
+                // Aggressive: a blocking, compacting collection that also gives free memory back to the system. It runs
+                // once per burst, when the connections have gone quiet and little is left alive; a plain collection
+                // would free the buffers but keep their memory committed for reuse.
+                GC.Collect(2, GCCollectionMode.Aggressive, blocking: true, compacting: true);
+            }
+        }
+        s_releasedSeen = released;
+        if (moved || pooled > 0 || garbage >= BurstBytes)
+            return;
+
+        // Nothing to watch: disarm first, then look again, so that a rent, return or release racing with this re-arms.
         Volatile.Write(ref s_armed, 0);
         s_trimmer.Change(Timeout.Infinite, Timeout.Infinite);
-        if (Volatile.Read(ref s_largeSinceTrim) > 0)
+        if (PooledBytes > 0 || Volatile.Read(ref s_released) != s_releasedSeen || CellsAway())
             Arm();
-        // Aggressive: a blocking, compacting collection that also gives free memory back to the system. It runs once
-        // per burst, when the connections have gone quiet and little is left alive; a plain collection would free the
-        // buffers but keep their memory committed for reuse.
-        if (burst >= BurstBytes && s_collect)
-            GC.Collect(2, GCCollectionMode.Aggressive, blocking: true, compacting: true);
+    }
+
+    /// <summary>Moves the cells' counts into the held total; returns the total.</summary>
+    private static long Fold()
+    {
+        var total = s_heldBase;
+        for (var i = 0; i < s_cells.Length; i += CellStride)
+            total += Interlocked.Exchange(ref s_cells[i], 0);
+        Volatile.Write(ref s_heldBase, total);
+        return total;
+    }
+
+    private static bool CellsAway()
+    {
+        for (var i = 0; i < s_cells.Length; i += CellStride)
+        {
+            if (Math.Abs(Volatile.Read(ref s_cells[i])) >= CellStep)
+                return true;
+        }
+        return false;
     }
 
     private static Stack<byte[]>[] CreateClasses()

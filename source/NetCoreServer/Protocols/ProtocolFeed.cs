@@ -1,5 +1,5 @@
 using System;
-using System.Buffers;
+using NetCoreServer.Engine;
 
 namespace NetCoreServer.Protocols;
 
@@ -55,11 +55,11 @@ internal sealed class ProtocolFeed
         var needed = _length + chunk.Length;
         if (_buffer == null || _buffer.Length < needed)
         {
-            var larger = ArrayPool<byte>.Shared.Rent(Math.Max(needed, 4096));
+            var larger = EngineBuffers.Rent(Math.Max(needed, 4096));
             if (_buffer != null)
             {
                 _buffer.AsSpan(0, _length).CopyTo(larger);
-                ArrayPool<byte>.Shared.Return(_buffer);
+                EngineBuffers.Return(_buffer);
             }
             _buffer = larger;
         }
@@ -96,6 +96,6 @@ internal sealed class ProtocolFeed
         _buffer = null;
         _length = 0;
         if (buffer != null)
-            ArrayPool<byte>.Shared.Return(buffer);
+            EngineBuffers.Return(buffer);
     }
 }

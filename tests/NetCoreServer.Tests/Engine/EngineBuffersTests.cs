@@ -52,4 +52,39 @@ public sealed class EngineBuffersTests
 
         await Wait.Until(() => EngineBuffers.PooledBytes == 0, "a trim of the large pool after the buffers came back", TimeSpan.FromSeconds(10));
     }
+
+    [Test]
+    public async Task OneCollectionFollowsAFallOfBurstBytesOfSmallBuffersAndNoneASmallerFall()
+    {
+        // Issue 35: buffers of 64 KiB or less never counted, so 2.5 GB of them stayed after an attack.
+        var collections = EngineBuffers.Collections;
+        var big = RentSmall(EngineBuffers.BurstBytes + 16 * MiB);
+        await Wait.Until(() => EngineBuffers.PeakBytes >= EngineBuffers.HeldBytes && EngineBuffers.HeldBytes >= EngineBuffers.BurstBytes, "the trimmer seeing the buffers held");
+        ReturnAll(big);
+        await Wait.Until(() => EngineBuffers.Collections > collections, "a collection once the buffers were given back");
+        Assert.That(EngineBuffers.Collections, Is.EqualTo(collections + 1), "one collection for one burst");
+
+        // Half the threshold: the garbage is not worth a blocking collection.
+        var small = RentSmall(EngineBuffers.BurstBytes / 2);
+        await Wait.Until(() => EngineBuffers.PeakBytes >= EngineBuffers.HeldBytes && EngineBuffers.HeldBytes >= EngineBuffers.BurstBytes / 2, "the trimmer seeing the buffers held");
+        ReturnAll(small);
+        await Wait.Until(() => !EngineBuffers.Watching, "the trimmer stopping once nothing is left to watch");
+        Assert.That(EngineBuffers.Collections, Is.EqualTo(collections + 1), "no collection after a smaller fall");
+    }
+
+    private const long MiB = 1024 * 1024;
+
+    private static byte[][] RentSmall(long bytes)
+    {
+        var buffers = new byte[(int)(bytes / EngineBuffers.SmallLimit)][];
+        for (var i = 0; i < buffers.Length; i++)
+            buffers[i] = EngineBuffers.Rent(EngineBuffers.SmallLimit);
+        return buffers;
+    }
+
+    private static void ReturnAll(byte[][] buffers)
+    {
+        foreach (var buffer in buffers)
+            EngineBuffers.Return(buffer);
+    }
 }

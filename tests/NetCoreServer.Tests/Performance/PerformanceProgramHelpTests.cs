@@ -12,7 +12,7 @@ public sealed class PerformanceProgramHelpTests
     private static readonly TimeSpan s_timeout = TimeSpan.FromSeconds(60);
 
     private static readonly string[] s_programs =
-        ["EchoServer", "EchoClient", "MulticastServer", "MulticastClient", "RawEchoServer", "IdleConnections", "KestrelServer", "Benchmarks", "Suite"];
+        ["EchoServer", "EchoClient", "MulticastServer", "MulticastClient", "RawEchoServer", "IdleConnections", "KestrelServer", "Benchmarks", "Suite", "AttackMemory"];
 
     [TestCaseSource(nameof(s_programs))]
     public async Task TheProgramPrintsItsUsageForEachSpellingOfHelp(string program)

@@ -37,6 +37,7 @@ internal sealed class WsConnection : IStreamProtocol, IMessageSource, IDisposabl
     private readonly bool _compresses;
     private readonly TimeSpan _closeTimeout;
     private readonly TimeSpan _keepAlive;
+    private readonly WsMessageClock? _messageClock;
     private WsFrameWriter? _compressor;
     private int _state;
     private bool _disposed;
@@ -68,6 +69,8 @@ internal sealed class WsConnection : IStreamProtocol, IMessageSource, IDisposabl
             writer.Dispose();
         _closeTimeout = options.CloseTimeout;
         _keepAlive = options.KeepAliveInterval;
+        if (options.MessageTimeout != Timeout.InfiniteTimeSpan)
+            _messageClock = new WsMessageClock(host.Timers, options.MessageTimeout, OnMessageTimeout);
         Subprotocol = handshake.Subprotocol;
         _lastReceived = Environment.TickCount64;
     }
@@ -96,6 +99,7 @@ internal sealed class WsConnection : IStreamProtocol, IMessageSource, IDisposabl
             _disposed = true;
             _state = Closed;
             _timer?.Close();
+            _messageClock?.Close();
             _compressor?.Dispose();
             _compressor = null;
         }
@@ -273,7 +277,19 @@ internal sealed class WsConnection : IStreamProtocol, IMessageSource, IDisposabl
         if (_inbox.Current is { Holding: true })
             return 0;
         Volatile.Write(ref _lastReceived, Environment.TickCount64);
-        return _decoder.Receive(data, new Frames(this));
+        var consumed = _decoder.Receive(data, new Frames(this));
+        _messageClock?.Watch(_decoder);
+        return consumed;
+    }
+
+    /// <summary>The message clock ran out (a pool thread): unless a close is under way already, the connection fails with 1008.</summary>
+    private void OnMessageTimeout()
+    {
+        if (!IsOpen)
+            return;
+        // The decoder's buffer goes back when the connection ends (Dispose), at most the disconnect timeout later.
+        _host.RaiseError("a message was not finished within the message timeout");
+        Fail(WsCloseStatus.PolicyViolation, "message timeout");
     }
 
     private bool OnWsMessage(WsOpcode opcode, ArraySegment<byte> payload)
@@ -351,7 +367,7 @@ internal sealed class WsConnection : IStreamProtocol, IMessageSource, IDisposabl
         _captured = null;
     }
 
-    /// <summary>Fails the connection from this side (keep-alive): the close status goes out, then the TCP connection closes.</summary>
+    /// <summary>Fails the connection from this side (keep-alive, message timeout): the close status goes out, then the TCP connection closes.</summary>
     private void Fail(int status, string reason) => CloseAndDisconnect(status, Encoding.ASCII.GetBytes(reason), DisconnectReason.Timeout);
 
     /// <summary>The decoder's handler: a struct, so the decoder's loop is compiled for it and calls these methods directly.</summary>

@@ -1,7 +1,7 @@
 using System;
-using System.Buffers;
 using System.Buffers.Binary;
 using System.Text.Unicode;
+using NetCoreServer.Engine;
 using NetCoreServer.Protocols.Http;
 
 namespace NetCoreServer.Protocols.WebSockets;
@@ -156,11 +156,12 @@ internal sealed partial class WsFrameDecoder
         if (_buffer != null && _buffer.Length >= needed)
             return;
         var size = Math.Max(needed, Math.Min(MaxMessageSize, 2 * (_buffer?.Length ?? 0)));
-        var grown = ArrayPool<byte>.Shared.Rent(size);
+        // The engine's buffers, not the shared pool: a large one goes back to the system after a burst (issue 35).
+        var grown = EngineBuffers.Rent(size);
         if (_buffer != null)
         {
             _buffer.AsSpan(0, _length).CopyTo(grown);
-            ArrayPool<byte>.Shared.Return(_buffer);
+            EngineBuffers.Return(_buffer);
         }
         _buffer = grown;
     }

@@ -1,6 +1,6 @@
 using System;
-using System.Buffers;
 using System.Buffers.Binary;
+using NetCoreServer.Engine;
 using NetCoreServer.Protocols.Http;
 
 namespace NetCoreServer.Protocols.WebSockets;
@@ -24,7 +24,7 @@ namespace NetCoreServer.Protocols.WebSockets;
 /// accepting costs nothing); a 64-bit length with its top bit set is 1002.
 /// </para>
 /// <para>
-/// Memory: the message buffer is pooled, grows as bytes arrive (not from the declared length, so a header promising
+/// Memory: the message buffer is the engine's (<see cref="EngineBuffers"/>), grows as bytes arrive (not from the declared length, so a header promising
 /// 16 MiB costs nothing until the bytes come), and goes back to the pool on the call after the message is delivered:
 /// between messages the decoder holds only its 125-byte control buffer. Not thread-safe.
 /// </para>
@@ -227,6 +227,12 @@ internal sealed partial class WsFrameDecoder : IDisposable
         return total;
     }
 
+    /// <summary>True while a data message is under way: its first frame's header was read, its last frame's payload not all yet.</summary>
+    public bool InMessage => _inMessage;
+
+    /// <summary>Data messages started so far: tells the message under way from the next one.</summary>
+    public long MessagesStarted { get; private set; }
+
     /// <summary>True while the decoder holds a pooled message buffer (a message under way, or one just read by <see cref="Read"/>).</summary>
     internal bool HoldsBuffer => _buffer != null;
 
@@ -333,6 +339,7 @@ internal sealed partial class WsFrameDecoder : IDisposable
     private void StartMessage(WsOpcode opcode, bool compressed)
     {
         _inMessage = true;
+        MessagesStarted++;
         _messageOpcode = opcode;
         _messageCompressed = compressed;
         _compressedLength = 0;
@@ -355,7 +362,7 @@ internal sealed partial class WsFrameDecoder : IDisposable
     private void ReleaseBuffer()
     {
         if (_buffer != null)
-            ArrayPool<byte>.Shared.Return(_buffer);
+            EngineBuffers.Return(_buffer);
         _buffer = null;
         _length = 0;
     }

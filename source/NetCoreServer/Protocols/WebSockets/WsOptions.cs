@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Threading;
 using NetCoreServer.Protocols.WebSockets;
 
 namespace NetCoreServer;
@@ -15,6 +16,10 @@ public sealed class WsOptions
     private TimeSpan _handshakeTimeout = TimeSpan.FromSeconds(10);
     private TimeSpan _closeTimeout = TimeSpan.FromSeconds(5);
     private TimeSpan _keepAliveInterval = TimeSpan.Zero;
+    private TimeSpan _messageTimeout = DefaultMessageTimeout;
+
+    /// <summary>The default <see cref="MessageTimeout"/>.</summary>
+    internal static readonly TimeSpan DefaultMessageTimeout = TimeSpan.FromSeconds(30);
 
     /// <summary>
     /// The largest message accepted, in bytes after decompression: 16 MiB by default. A bigger one (announced by a frame
@@ -77,6 +82,25 @@ public sealed class WsOptions
         {
             ArgumentOutOfRangeException.ThrowIfLessThan(value, TimeSpan.Zero);
             _keepAliveInterval = value;
+        }
+    }
+
+    /// <summary>
+    /// How long a message may take from its first byte to its last (all its fragments): 30 seconds by default. When it
+    /// passes, <c>OnWsError</c> is raised, the connection is closed with status 1008 (policy violation) and the message's
+    /// buffer is given back: a peer that starts a message and never ends it cannot hold up to
+    /// <see cref="MaxMessageSize"/> bytes for as long as it stays. A 16 MiB message needs about 4.5 Mbit/s to arrive in
+    /// time; raise it for large messages over slow links. <see cref="Timeout.InfiniteTimeSpan"/> turns it off.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The value is neither positive nor infinite.</exception>
+    public TimeSpan MessageTimeout
+    {
+        get => _messageTimeout;
+        set
+        {
+            if (value != Timeout.InfiniteTimeSpan)
+                ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(value, TimeSpan.Zero);
+            _messageTimeout = value;
         }
     }
 

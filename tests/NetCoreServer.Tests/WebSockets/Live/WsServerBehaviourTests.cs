@@ -278,6 +278,42 @@ public sealed class WsServerBehaviourTests(WsTransport transport)
         Assert.That(await Wait.For(server.Probe.Error.Task, "OnWsError"), Does.Contain("keep-alive"));
     }
 
+    [Test]
+    public async Task AMessageLeftUnfinishedIsClosedWith1008AfterTheMessageTimeout()
+    {
+        // Issue 35: a first fragment never followed by the last one held its buffer (up to 16 MiB) for as long as the peer stayed.
+        using var server = new WsTestServer(transport, options => options.MessageTimeout = TimeSpan.FromMilliseconds(300));
+        using var raw = await RawWsClient.UpgradeAsync(transport, server.Port);
+
+        await raw.SendFrameAsync(0x01, WsTestFrames.Utf8("the first half of a message that never ends"));
+
+        var close = await raw.ReadFrameAsync();
+        Assert.That(close, Is.Not.Null, "a close frame before the connection ends");
+        Assert.That(close!.Value.Opcode, Is.EqualTo(0x8));
+        Assert.That(close.Value.CloseStatus, Is.EqualTo(1008), "policy violation: the message took too long");
+        Assert.That(await raw.ServerClosedAsync(), Is.True);
+        Assert.That(await Wait.For(server.Probe.Error.Task, "OnWsError"), Does.Contain("message timeout"));
+        await Wait.For(server.Probe.Disconnected.Task, "the session's OnDisconnected");
+    }
+
+    [Test]
+    public async Task AMessageFinishedWithinTheMessageTimeoutIsDeliveredAndTheClockStopsWithIt()
+    {
+        using var server = new WsTestServer(transport, options => options.MessageTimeout = TimeSpan.FromMilliseconds(300));
+        using var raw = await RawWsClient.UpgradeAsync(transport, server.Port);
+
+        await raw.SendFrameAsync(0x01, WsTestFrames.Utf8("one "));
+        await raw.SendFrameAsync(0x80, WsTestFrames.Utf8("message"));
+
+        var echo = await raw.ReadFrameAsync();
+        Assert.That(echo!.Value.Text, Is.EqualTo("one message"), "the probe echoes what it receives");
+        // A ping answered well after the timeout would have run out shows the connection was left open.
+        await Task.Delay(TimeSpan.FromMilliseconds(600));
+        await raw.SendFrameAsync(0x89, WsTestFrames.Utf8("still there?"));
+        var pong = await raw.ReadFrameAsync();
+        Assert.That(pong!.Value.Opcode, Is.EqualTo(0xA), "a pong, not a close");
+    }
+
     [TestCase(true)]
     [TestCase(false)]
     public async Task PermessageDeflateIsUsedOnlyWhenBothSidesEnableIt(bool enabled)
