@@ -1,9 +1,9 @@
 using System;
-using System.Buffers;
 using System.IO;
 using System.Text;
 using System.Threading;
 using System.Threading.Tasks;
+using NetCoreServer.Engine;
 
 namespace NetCoreServer.Protocols.Http;
 
@@ -46,7 +46,7 @@ internal sealed class HttpStreamedResponse
             return false;
         if (headOnly)
             return true;
-        var buffer = ArrayPool<byte>.Shared.Rent(StreamChunkSize);
+        var buffer = EngineBuffers.Rent(StreamChunkSize);
         try
         {
             var left = length ?? long.MaxValue;
@@ -72,7 +72,7 @@ internal sealed class HttpStreamedResponse
         }
         finally
         {
-            ArrayPool<byte>.Shared.Return(buffer);
+            EngineBuffers.Return(buffer);
         }
     }
 }
