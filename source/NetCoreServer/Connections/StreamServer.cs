@@ -388,13 +388,20 @@ public abstract partial class StreamServer<TSession> : StreamServer, IDisposable
     StreamSessionEngine IAcceptor.RegisterLocked(StreamSession session, Socket socket, EndPoint? admitted)
     {
         var engine = session.Accept(socket, admitted);
-        _registry.Add((TSession)session);
+        // Joined before it is counted, in one step under the log's lock: a multicast that can find the session in
+        // the registry (ConnectedSessions, FindSession) is one it sends, and none reaches it unfiltered (issue 35).
+        var log = _multicast.Log;
+        lock (log.Lock)
+        {
+            engine.JoinLogLocked(log);
+            _registry.Add((TSession)session);
+        }
         return engine;
     }
 
     void IAcceptor.Abandon(EndPoint? admitted) => _admission.Release(admitted);
 
-    void IAcceptor.Start(StreamSessionEngine engine) => engine.StartAccepted(_multicast.Log);
+    void IAcceptor.Start(StreamSessionEngine engine) => engine.StartAccepted();
 
     void IAcceptor.ReportError(SocketError error)
         => Hooks.Run(this, HookKind.Other, error, static (server, error) => server.OnError(error), static (server, exception) => server.ReportHandlerException(exception));

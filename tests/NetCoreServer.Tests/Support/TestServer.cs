@@ -82,6 +82,9 @@ internal sealed class TestServer : IDisposable
 
     public long ConnectedSessions => _server.ConnectedSessions;
 
+    /// <summary>The server's FindSession.</summary>
+    public StreamSession? FindSession(Guid id) => _server.Find(id);
+
     public long BytesReceived => _server.BytesReceived;
 
     public bool IsStarted => _server.IsStarted;
@@ -152,6 +155,8 @@ internal interface IServerControl : IDisposable
     EndPoint Endpoint { get; }
 
     long ConnectedSessions { get; }
+
+    StreamSession? Find(Guid id);
 
     long BytesReceived { get; }
 

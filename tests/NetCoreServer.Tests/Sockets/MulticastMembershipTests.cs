@@ -1,0 +1,41 @@
+using System;
+using System.Net;
+using System.Threading.Tasks;
+using NetCoreServer.Tests.Reliability;
+using NetCoreServer.Tests.Support;
+using NUnit.Framework;
+
+namespace NetCoreServer.Tests.Sockets;
+
+/// <summary>Which sessions a multicast reaches: every session the server counts, over every stream transport and both engines.</summary>
+[TestFixtureSource(typeof(ReliabilityTransports), nameof(ReliabilityTransports.All))]
+public sealed class MulticastMembershipTests
+{
+    private readonly TestTransport _transport;
+
+    public MulticastMembershipTests(TestTransport transport) => _transport = transport;
+
+    [Test]
+    public async Task ASessionTheServerCountsGetsAMulticastMadeWhileItsOnConnectingRuns()
+    {
+        // OnConnecting held open widens the window between the server counting the session and the session joining
+        // the multicast (a Redis test under load hit it without a gate).
+        using var gate = new HookGate("OnConnecting");
+        using var server = new TestServer(_transport, IPAddress.Loopback) { Echo = false, OnSessionHook = gate.Run };
+        Assert.That(server.Start(), Is.True, "server starts");
+        using var client = new TestClient(_transport, server);
+        client.Client.ConnectAsync();
+
+        var session = await Wait.For(gate.Entered, "session OnConnecting entered");
+        Assert.That(server.ConnectedSessions, Is.EqualTo(1), "the server counts the session while its OnConnecting runs");
+        Assert.That(server.FindSession(session.Session.Id), Is.SameAs(session.Session), "FindSession finds it");
+        var message = "counted, so multicast to"u8.ToArray();
+        Assert.That(server.Multicast(message), Is.True);
+        gate.Release();
+
+        await Wait.For(client.Received.Reaches(message.Length), "the multicast made while the counted session was connecting reaches its client");
+        Assert.That(client.Data(), Is.EqualTo(message));
+        var log = session.Log.Snapshot();
+        Assert.That(Array.IndexOf(log, "OnSent"), Is.GreaterThan(Array.IndexOf(log, "OnConnected")), $"nothing is sent before OnConnected: [{string.Join(", ", log)}]");
+    }
+}
