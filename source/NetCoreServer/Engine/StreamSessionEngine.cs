@@ -167,6 +167,8 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
 
     public bool TakeRefusalReport() => Sender.TakeRefusalReport();
 
+    public bool TakeSlowConsumerReport() => Sender.TakeSlowConsumerReport();
+
     public SendStatus OfferLogged(long start, long end) => OfferLogged(start, end, out _);
 
     public SendStatus OfferLogged(long start, long end, out long credit)

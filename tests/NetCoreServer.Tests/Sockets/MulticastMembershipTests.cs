@@ -21,7 +21,14 @@ public sealed class MulticastMembershipTests
         // OnConnecting held open widens the window between the server counting the session and the session joining
         // the multicast (a Redis test under load hit it without a gate).
         using var gate = new HookGate("OnConnecting");
-        using var server = new TestServer(_transport, IPAddress.Loopback) { Echo = false, OnSessionHook = gate.Run };
+        var sent = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        using var server = new TestServer(_transport, IPAddress.Loopback) { Echo = false };
+        server.OnSessionHook = (session, hook) =>
+        {
+            gate.Run(session, hook);
+            if (hook == "OnSent")
+                sent.TrySetResult();
+        };
         Assert.That(server.Start(), Is.True, "server starts");
         using var client = new TestClient(_transport, server);
         client.Client.ConnectAsync();
@@ -35,6 +42,7 @@ public sealed class MulticastMembershipTests
 
         await Wait.For(client.Received.Reaches(message.Length), "the multicast made while the counted session was connecting reaches its client");
         Assert.That(client.Data(), Is.EqualTo(message));
+        await Wait.For(sent.Task, "the session's OnSent for the multicast");
         var log = session.Log.Snapshot();
         Assert.That(Array.IndexOf(log, "OnSent"), Is.GreaterThan(Array.IndexOf(log, "OnConnected")), $"nothing is sent before OnConnected: [{string.Join(", ", log)}]");
     }

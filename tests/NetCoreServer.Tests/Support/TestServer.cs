@@ -158,6 +158,10 @@ internal interface IServerControl : IDisposable
 
     StreamSession? Find(Guid id);
 
+    long SkippedMulticasts { get; }
+
+    long SlowConsumerEpisodes { get; }
+
     long BytesReceived { get; }
 
     bool IsStarted { get; }
@@ -211,6 +215,9 @@ internal sealed class TestSession
 
     public Counter Errors { get; } = new();
 
+    /// <summary>Counts OnSlowConsumer.</summary>
+    public Counter SlowConsumers { get; } = new();
+
     public SocketError LastError { get; private set; }
 
     public Task Closed => _disconnected.Task;
@@ -261,6 +268,12 @@ internal sealed class TestSession
     {
         Hook("OnDisconnected");
         _disconnected.TrySetResult();
+    }
+
+    public void SlowConsumer()
+    {
+        Hook("OnSlowConsumer");
+        SlowConsumers.Add(1);
     }
 
     public void Error(SocketError error)
