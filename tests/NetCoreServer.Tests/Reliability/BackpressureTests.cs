@@ -179,6 +179,31 @@ public sealed class BackpressureTests
     }
 
     [Test]
+    public async Task AnOnSlowConsumerThatThrowsClosesItsSessionAndNeverTheMulticastCall()
+    {
+        using var server = StartServer(s =>
+        {
+            s.Echo = false;
+            s.SessionSendLimit = 256 * 1024;
+            s.OnSessionHook = (_, hook) =>
+            {
+                if (hook == "OnSlowConsumer")
+                    throw new InvalidOperationException("the user's OnSlowConsumer failed");
+            };
+        });
+        using var slow = new TestClient(_transport, server);
+        Assert.That(slow.Connect(), Is.True, "the slow client connects and never reads");
+        await Wait.For(server.Connected.Reaches(1), "session connected");
+        var session = server.LastSession!;
+        var message = Pattern(0, 16 * 1024);
+        for (var i = 0; i < 2000 && !session.Closed.IsCompleted; i++)
+            Assert.That(server.Multicast(message), Is.True, "Multicast neither throws nor fails for a session's hook");
+        await Wait.For(session.Closed, "the session whose OnSlowConsumer threw was closed");
+        Assert.That(session.DisconnectReason, Is.EqualTo(DisconnectReason.HandlerException));
+        Assert.That(session.SlowConsumers.Value, Is.EqualTo(1));
+    }
+
+    [Test]
     public async Task MulticastReportsASlowConsumerThroughOnErrorTooWhenItsSendLimitWasSet()
     {
         using var server = StartServer(s =>

@@ -272,8 +272,8 @@ internal sealed class TestSession
 
     public void SlowConsumer()
     {
-        Hook("OnSlowConsumer");
         SlowConsumers.Add(1);
+        Hook("OnSlowConsumer");
     }
 
     public void Error(SocketError error)
