@@ -109,7 +109,9 @@ public abstract class StreamSession : StreamConnection
             engine.Abort(NetCoreServer.DisconnectReason.SlowConsumer);
             return true;
         }
-        if (!engine.TakeSlowConsumerReport())
+        // Joined before OnConnected (issue 35): a message over the whole limit refused then is skipped unreported, as
+        // no hook may come before OnConnected; the first refusal once connected begins the episode.
+        if (!engine.IsConnected || !engine.TakeSlowConsumerReport())
             return false;
         // A loop's rule for exceptions, not an inline call's: one session's hook must not break the multicast for the others.
         engine.RunHook(HookKind.Other, this, static (_, session) => session.RaiseSlowConsumer());

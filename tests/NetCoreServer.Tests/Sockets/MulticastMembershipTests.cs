@@ -46,4 +46,23 @@ public sealed class MulticastMembershipTests
         var log = session.Log.Snapshot();
         Assert.That(Array.IndexOf(log, "OnSent"), Is.GreaterThan(Array.IndexOf(log, "OnConnected")), $"nothing is sent before OnConnected: [{string.Join(", ", log)}]");
     }
+
+    [Test]
+    public async Task AMulticastRefusedWhileTheSessionConnectsIsCountedButRaisesNoHookBeforeOnConnected()
+    {
+        using var gate = new HookGate("OnConnecting");
+        using var server = new TestServer(_transport, IPAddress.Loopback) { Echo = false, SessionSendLimit = 1024, OnSessionHook = gate.Run };
+        Assert.That(server.Start(), Is.True, "server starts");
+        using var client = new TestClient(_transport, server);
+        client.Client.ConnectAsync();
+
+        var session = await Wait.For(gate.Entered, "session OnConnecting entered");
+        Assert.That(server.Multicast(new byte[4096]), Is.True, "a message over the session's whole send limit");
+        gate.Release();
+        await Wait.For(server.Connected.Reaches(1), "session connected");
+
+        Assert.That(server.Options.SkippedMulticasts, Is.EqualTo(1), "the refused message is counted");
+        var log = session.Log.Snapshot();
+        Assert.That(log, Does.Not.Contain("OnSlowConsumer").And.Not.Contain("OnError NoBufferSpaceAvailable"), $"no hook before OnConnected: [{string.Join(", ", log)}]");
+    }
 }
