@@ -80,8 +80,8 @@ public abstract class StreamSession : StreamConnection
     /// Called when a server's <c>Multicast</c> skipped this session because its send limit
     /// (<see cref="StreamConnection.OptionSendBufferLimit"/>) was reached: the peer reads more slowly than the server
     /// multicasts, and misses messages (the server's <see cref="StreamServer{TSession}.OptionSlowConsumerPolicy"/> is
-    /// <see cref="SlowConsumerPolicy.Skip"/>). Raised once per episode: again only after the queue fell to
-    /// <see cref="StreamConnection.OptionSendLowWatermark"/>. Runs on the thread that called <c>Multicast</c>, after the
+    /// <see cref="SlowConsumerPolicy.Skip"/>). Raised once per episode, and only after OnConnected: again only after the
+    /// queue fell to <see cref="StreamConnection.OptionSendLowWatermark"/>. Runs on the thread that called <c>Multicast</c>, after the
     /// message was queued on the other sessions. The server counts every skip in
     /// <see cref="StreamServer{TSession}.SkippedMulticasts"/>. <see cref="StreamConnection.OnError"/>
     /// (<c>NoBufferSpaceAvailable</c>) follows only when <see cref="StreamConnection.OptionSendBufferLimit"/> was set.
