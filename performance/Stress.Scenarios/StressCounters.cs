@@ -24,10 +24,12 @@ internal sealed class StressCounters
     /// <summary>Connections refused by the caps.</summary>
     public long Refused => Interlocked.Read(ref _refused);
 
-    /// <summary>Sessions whose send limit refused data (OnError NoBufferSpaceAvailable, once per episode).</summary>
+    /// <summary>Episodes of a send limit refusing data: a refused send (OnError NoBufferSpaceAvailable) or skipped multicasts (OnSlowConsumer), once per episode.</summary>
     public long Refusals => Interlocked.Read(ref _refusals);
 
     public void OnRefused() => Interlocked.Increment(ref _refused);
+
+    public void OnSlowConsumer() => Interlocked.Increment(ref _refusals);
 
     public void OnError(SocketError error)
     {

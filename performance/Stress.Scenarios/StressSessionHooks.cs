@@ -19,6 +19,9 @@ internal sealed class StressSessionHooks(StressCounters counters)
     /// <summary>OnError.</summary>
     public void Error(SocketError error) => counters.OnError(error);
 
+    /// <summary>OnSlowConsumer: a multicast skip episode (no OnError for it: the sessions keep the default send limit).</summary>
+    public void SlowConsumer() => counters.OnSlowConsumer();
+
     /// <summary>OnDisconnected.</summary>
     public void Disconnected(DisconnectReason reason) => counters.OnClosed(ref _life, reason);
 

@@ -20,6 +20,8 @@ internal sealed class StressSslServer(SslContext context, bool echo) : SslServer
 
         protected override void OnError(SocketError error) => hooks.Error(error);
 
+        protected override void OnSlowConsumer() => hooks.SlowConsumer();
+
         protected override void OnDisconnected() => hooks.Disconnected(DisconnectReason);
     }
 }

@@ -20,6 +20,8 @@ internal sealed class StressTcpServer(bool echo) : TcpServer(IPAddress.Loopback,
 
         protected override void OnError(SocketError error) => hooks.Error(error);
 
+        protected override void OnSlowConsumer() => hooks.SlowConsumer();
+
         protected override void OnDisconnected() => hooks.Disconnected(DisconnectReason);
     }
 }

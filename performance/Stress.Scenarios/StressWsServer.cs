@@ -20,6 +20,8 @@ internal sealed class StressWsServer(bool echo) : WsServer(IPAddress.Loopback, 0
 
         protected override void OnError(SocketError error) => hooks.Error(error);
 
+        protected override void OnSlowConsumer() => hooks.SlowConsumer();
+
         protected override void OnDisconnected() => hooks.DisconnectedIfUpgraded(DisconnectReason);
     }
 }

@@ -17,7 +17,7 @@ internal interface IAcceptor
     /// </summary>
     bool TryAdmit(Socket socket, out StreamSession? session, out EndPoint? admitted);
 
-    /// <summary>Under the accept loop's lock: makes the session's engine over the socket and registers it. No user code.</summary>
+    /// <summary>Under the accept loop's lock: makes the session's engine over the socket, joins it to the multicast and registers it. No user code.</summary>
     /// <exception cref="SocketException">The socket rejected an option (the caller closes it).</exception>
     StreamSessionEngine RegisterLocked(StreamSession session, Socket socket, EndPoint? admitted);
 

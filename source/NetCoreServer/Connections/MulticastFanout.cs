@@ -8,7 +8,7 @@ namespace NetCoreServer.Connections;
 /// <summary>
 /// A server's multicast: each message is written once into the server's <see cref="MulticastLog"/>, and every
 /// registered session sends from its own position in it. Lock: the log's lock, held from the write to the wake-up;
-/// refusals are reported (user code) after it is released.
+/// refusals are counted and reported (user code: OnSlowConsumer) after it is released.
 /// </summary>
 /// <remarks>
 /// Each session's send limit is asked once per credit, not once per message: an accepted offer returns how many more
@@ -31,10 +31,27 @@ internal sealed class MulticastFanout<TSession>
     private TSession[]? _creditsFor;
     private long[] _credits = [];
 
+    // Counted after the lock, from the refused list: the fast path pays nothing for them.
+    private long _skipped;
+    private long _slowConsumerEpisodes;
+
     public MulticastFanout(SessionRegistry<TSession> sessions) => _sessions = sessions;
 
-    /// <summary>The log every session of the server joins when it starts.</summary>
+    /// <summary>The log every session of the server joins when it is registered.</summary>
     public MulticastLog Log { get; } = new();
+
+    /// <summary>Messages not queued on a session because of its send limit, one per session and message.</summary>
+    public long Skipped => Interlocked.Read(ref _skipped);
+
+    /// <summary>Slow-consumer episodes begun: a session skipping after it had kept up, or one disconnected for it.</summary>
+    public long SlowConsumerEpisodes => Interlocked.Read(ref _slowConsumerEpisodes);
+
+    /// <summary>Zeroes the counters (a server's Start).</summary>
+    public void ResetCounters()
+    {
+        Interlocked.Exchange(ref _skipped, 0);
+        Interlocked.Exchange(ref _slowConsumerEpisodes, 0);
+    }
 
     /// <summary>
     /// Queues <paramref name="buffer"/> (not empty) on every session <paramref name="receives"/> admits; the others skip
@@ -99,10 +116,14 @@ internal sealed class MulticastFanout<TSession>
         return list;
     }
 
-    private static void Report(List<TSession> refused, SlowConsumerPolicy policy)
+    private void Report(List<TSession> refused, SlowConsumerPolicy policy)
     {
+        Interlocked.Add(ref _skipped, refused.Count);
         foreach (var session in refused)
-            session.ReportMulticastRefusal(policy);
+        {
+            if (session.ReportMulticastRefusal(policy))
+                Interlocked.Increment(ref _slowConsumerEpisodes);
+        }
         refused.Clear();
         t_refused = refused;
     }

@@ -5,8 +5,8 @@ public enum SlowConsumerPolicy
 {
     /// <summary>
     /// The default: the session skips the message and stays connected (NetCoreServer's behaviour): it misses that message, so a framed
-    /// protocol must be able to tell. The refusal is reported once per episode through the session's <c>OnError</c>
-    /// (<c>NoBufferSpaceAvailable</c>).
+    /// protocol must be able to tell. Reported once per episode through the session's <c>OnSlowConsumer</c> (and its
+    /// <c>OnError(NoBufferSpaceAvailable)</c> only if its <c>OptionSendBufferLimit</c> was set), counted by the server.
     /// </summary>
     Skip = 0,
 

@@ -98,9 +98,10 @@ public abstract partial class StreamConnection
     /// whose operation failed (an I/O thread, or inline in your call).
     /// </summary>
     /// <remarks>
-    /// <see cref="SocketError.NoBufferSpaceAvailable"/>: a <c>SendAsync</c> or <c>Multicast</c> was refused by
-    /// <see cref="OptionSendBufferLimit"/>; the connection stays open, and it is reported once per episode (again only
-    /// after the queue fell to <see cref="OptionSendLowWatermark"/>).
+    /// <see cref="SocketError.NoBufferSpaceAvailable"/>: a <c>SendAsync</c> was refused by
+    /// <see cref="OptionSendBufferLimit"/>, or a server's <c>Multicast</c> was when that limit was set (otherwise a
+    /// session reports it through <c>OnSlowConsumer</c> only); the connection stays open, and it is reported once per
+    /// episode (again only after the queue fell to <see cref="OptionSendLowWatermark"/>).
     /// </remarks>
     /// <param name="error">The socket error.</param>
     protected virtual void OnError(SocketError error)

@@ -30,12 +30,19 @@ public abstract partial class StreamConnection
     /// <summary>
     /// Most bytes that may wait to be sent (queued plus in flight). A <c>SendAsync</c> that would pass it returns
     /// false and raises <see cref="OnError"/> with <c>NoBufferSpaceAvailable</c>; nothing is queued and the connection
-    /// stays open. Protects the process from a peer that stops reading. Default 16 MiB; 0 means unlimited.
+    /// stays open. Protects the process from a peer that stops reading. Default 16 MiB; 0 means unlimited. A server's
+    /// multicast that would pass it is reported through <c>OnSlowConsumer</c>, and through <see cref="OnError"/> too
+    /// once this was set (as NetCoreServer, whose limit is off unless set).
     /// </summary>
     public int OptionSendBufferLimit
     {
         get => (int)Math.Min(Limits.SendBufferLimit, int.MaxValue);
-        set => WritableLimits.SendBufferLimit = value;
+        set
+        {
+            var limits = WritableLimits;
+            limits.SendBufferLimit = value;
+            limits.SendBufferLimitSet = true;
+        }
     }
 
     /// <summary>

@@ -82,8 +82,20 @@ public abstract partial class StreamServer<TSession> : StreamServer, IDisposable
     /// <summary>Bytes queued and not yet sent, summed over all sessions (computed on read).</summary>
     public long BytesPending => Sessions.Values.Sum(s => s.BytesPending + s.BytesSending);
 
-    /// <summary>Number of sessions currently registered (connected or finishing a disconnect).</summary>
+    /// <summary>Number of sessions currently registered (connected or finishing a disconnect); each gets every multicast made from then on.</summary>
     public long ConnectedSessions => _registry.Count;
+
+    /// <summary>
+    /// Multicast messages not queued on a session because its send limit was reached (a slow consumer), since the server
+    /// started: one per session and message, whatever <see cref="OptionSlowConsumerPolicy"/>.
+    /// </summary>
+    public long SkippedMulticasts => _multicast.Skipped;
+
+    /// <summary>
+    /// Slow-consumer episodes since the server started: each time a session began skipping multicasts (reported once
+    /// through <see cref="StreamSession.OnSlowConsumer"/>), or was disconnected for it under <see cref="SlowConsumerPolicy.Disconnect"/>.
+    /// </summary>
+    public long SlowConsumerEpisodes => _multicast.SlowConsumerEpisodes;
 
     /// <summary>
     /// Most sessions at once; a connection beyond it is closed at once and reported to <see cref="OnRefused"/> with
@@ -111,8 +123,9 @@ public abstract partial class StreamServer<TSession> : StreamServer, IDisposable
 
     /// <summary>
     /// What <see cref="Multicast(ReadOnlySpan{byte})"/> does with a session whose send limit the message would pass:
-    /// <see cref="SlowConsumerPolicy.Skip"/> (the default, as in NetCoreServer: it misses the message) or
-    /// <see cref="SlowConsumerPolicy.Disconnect"/> (closed with <see cref="DisconnectReason.SlowConsumer"/>: no gaps).
+    /// <see cref="SlowConsumerPolicy.Skip"/> (the default, as in NetCoreServer: it misses the message, reported through
+    /// <see cref="StreamSession.OnSlowConsumer"/>) or <see cref="SlowConsumerPolicy.Disconnect"/> (closed with
+    /// <see cref="DisconnectReason.SlowConsumer"/>: no gaps). Either way counted in <see cref="SkippedMulticasts"/>.
     /// </summary>
     public SlowConsumerPolicy OptionSlowConsumerPolicy { get; set; }
 
@@ -159,6 +172,7 @@ public abstract partial class StreamServer<TSession> : StreamServer, IDisposable
 
         _accept.Attach(listener);
         ResetCounters();
+        _multicast.ResetCounters();
         IsStarted = true;
         OnStarted();
         _accept.Run();
@@ -217,9 +231,10 @@ public abstract partial class StreamServer<TSession> : StreamServer, IDisposable
     public virtual bool Multicast(byte[] buffer, long offset, long size) => Multicast(buffer.AsSpan(checked((int)offset), checked((int)size)));
 
     /// <summary>
-    /// Queues the same bytes on every connected session, copied once whatever the number of sessions. A session whose
+    /// Queues the same bytes on every registered session, copied once whatever the number of sessions. A session whose
     /// send limit the message would pass is handled by <see cref="OptionSlowConsumerPolicy"/> (by default it skips the
-    /// message and gets <c>OnError(NoBufferSpaceAvailable)</c> once per episode). Sessions' <c>SendAsync</c> overrides are not called.
+    /// message and gets <see cref="StreamSession.OnSlowConsumer"/> once per episode; <c>OnError(NoBufferSpaceAvailable)</c>
+    /// too if its <c>OptionSendBufferLimit</c> was set). Sessions' <c>SendAsync</c> overrides are not called.
     /// With a <see cref="StreamServer.MulticastRelay"/> (a backplane), the bytes then go to it as <see cref="MulticastKind.Raw"/>.
     /// </summary>
     /// <param name="buffer">Data to send (copied once before the call returns).</param>
@@ -414,13 +429,20 @@ public abstract partial class StreamServer<TSession> : StreamServer, IDisposable
     StreamSessionEngine IAcceptor.RegisterLocked(StreamSession session, Socket socket, EndPoint? admitted)
     {
         var engine = session.Accept(socket, admitted);
-        _registry.Add((TSession)session);
+        // Joined before it is counted, in one step under the log's lock: a multicast that can find the session in
+        // the registry (ConnectedSessions, FindSession) is one it sends, and none reaches it unfiltered (issue 35).
+        var log = _multicast.Log;
+        lock (log.Lock)
+        {
+            engine.JoinLogLocked(log);
+            _registry.Add((TSession)session);
+        }
         return engine;
     }
 
     void IAcceptor.Abandon(EndPoint? admitted) => _admission.Release(admitted);
 
-    void IAcceptor.Start(StreamSessionEngine engine) => engine.StartAccepted(_multicast.Log);
+    void IAcceptor.Start(StreamSessionEngine engine) => engine.StartAccepted();
 
     void IAcceptor.ReportError(SocketError error)
         => Hooks.Run(this, HookKind.Other, error, static (server, error) => server.OnError(error), static (server, exception) => server.ReportHandlerException(exception));

@@ -76,16 +76,54 @@ public abstract class StreamSession : StreamConnection
     /// <summary>See <see cref="StreamSessionEngine.WakeForLog"/>.</summary>
     internal void WakeForMulticast() => Engine?.WakeForLog();
 
-    /// <summary>After a multicast this session skipped: a slow-consumer disconnect, or OnError once per episode.</summary>
-    internal void ReportMulticastRefusal(SlowConsumerPolicy policy)
+    /// <summary>
+    /// Called when a server's <c>Multicast</c> skipped this session because its send limit
+    /// (<see cref="StreamConnection.OptionSendBufferLimit"/>) was reached: the peer reads more slowly than the server
+    /// multicasts, and misses messages (the server's <see cref="StreamServer{TSession}.OptionSlowConsumerPolicy"/> is
+    /// <see cref="SlowConsumerPolicy.Skip"/>). Raised once per episode, and only after OnConnected: again only after the
+    /// queue fell to <see cref="StreamConnection.OptionSendLowWatermark"/>. Runs on the thread that called <c>Multicast</c>, after the
+    /// message was queued on the other sessions. The server counts every skip in
+    /// <see cref="StreamServer{TSession}.SkippedMulticasts"/>. <see cref="StreamConnection.OnError"/>
+    /// (<c>NoBufferSpaceAvailable</c>) follows only when <see cref="StreamConnection.OptionSendBufferLimit"/> was set.
+    /// </summary>
+    /// <remarks>
+    /// A protocol that cannot live with a gap can disconnect here, or send the peer a snapshot once it is writable
+    /// again (<see cref="StreamConnection.OnWritabilityChanged"/>). An exception closes this session with
+    /// <see cref="NetCoreServer.DisconnectReason.HandlerException"/>; it does not reach the <c>Multicast</c> call.
+    /// </remarks>
+    protected virtual void OnSlowConsumer()
+    {
+    }
+
+    /// <summary>
+    /// After a multicast this session skipped (no lock held): a slow-consumer disconnect, or OnSlowConsumer (and, with a
+    /// send limit the user set, OnError) once per episode. True when an episode began.
+    /// </summary>
+    internal bool ReportMulticastRefusal(SlowConsumerPolicy policy)
     {
         var engine = Engine;
         if (engine == null)
-            return;
+            return false;
         if (policy == SlowConsumerPolicy.Disconnect)
+        {
             engine.Abort(NetCoreServer.DisconnectReason.SlowConsumer);
-        else
-            ReportRefusal(engine, SendStatus.LimitReached);
+            return true;
+        }
+        // Joined before OnConnected (issue 35): a message over the whole limit refused then is skipped unreported, as
+        // no hook may come before OnConnected; the first refusal once connected begins the episode.
+        if (!engine.IsConnected || !engine.TakeSlowConsumerReport())
+            return false;
+        // A loop's rule for exceptions, not an inline call's: one session's hook must not break the multicast for the others.
+        engine.RunHook(HookKind.Other, this, static (_, session) => session.RaiseSlowConsumer());
+        return true;
+    }
+
+    private void RaiseSlowConsumer()
+    {
+        OnSlowConsumer();
+        // NetCoreServer reports a refused send through OnError only when its user set a limit (its default is none).
+        if (Limits.SendBufferLimitSet)
+            OnError(SocketError.NoBufferSpaceAvailable);
     }
 
     private protected override void NotifyConnecting()

@@ -9,7 +9,8 @@ namespace NetCoreServer.Engine;
 /// <summary>
 /// Writability: when the bytes waiting to be sent pass the high watermark the connection becomes unwritable and its
 /// receive loop stops reading (the peer's TCP window then slows it) until they fall to the low watermark. Changes are
-/// reported in order, one OnWritabilityChanged at a time; refused sends are reported once per unwritable episode.
+/// reported in order, one OnWritabilityChanged at a time; refused sends, and multicasts skipped by a slow consumer, are
+/// reported once per episode (until the queue falls to the low watermark).
 /// </summary>
 /// <remarks>
 /// A struct field of the <see cref="SendPipeline"/> (one object fewer per sending connection to touch); its flags are
@@ -30,6 +31,7 @@ internal struct Backpressure
         ReportedUnwritable = 4,
         Notifying = 8,
         RefusalReported = 16,
+        SlowConsumerReported = 32,
     }
 
     /// <summary>True while the pending bytes are above the high watermark (and not yet back at the low one).</summary>
@@ -43,6 +45,18 @@ internal struct Backpressure
             if (Has(Flag.RefusalReported))
                 return false;
             Set(Flag.RefusalReported, true);
+            return true;
+        }
+    }
+
+    /// <summary>True the first time since the queue last fell to the low watermark that a multicast skipped this session (a slow-consumer episode begins).</summary>
+    public bool TakeSlowConsumerReport()
+    {
+        lock (_engine)
+        {
+            if (Has(Flag.SlowConsumerReported))
+                return false;
+            Set(Flag.SlowConsumerReported, true);
             return true;
         }
     }
@@ -63,6 +77,7 @@ internal struct Backpressure
         if (pending > _engine.Options.EffectiveLowWatermark)
             return null;
         Set(Flag.RefusalReported, false);
+        Set(Flag.SlowConsumerReported, false);
         if (!Unwritable)
             return null;
         Set(Flag.Unwritable, false);

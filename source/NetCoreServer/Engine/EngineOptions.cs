@@ -70,6 +70,12 @@ internal sealed class EngineOptions : ConnectionLimits
     private long _highWatermark = DefaultSendHighWatermark;
     private long _lowWatermark = DefaultSendLowWatermark;
 
+    /// <summary>
+    /// True once the user set the connection's send limit (OptionSendBufferLimit): a multicast it refuses is then also
+    /// reported through OnError, as NetCoreServer reports only a limit its user set.
+    /// </summary>
+    public bool SendBufferLimitSet { get; set; }
+
     /// <summary>Stop reading while unwritable (server sessions by default; not clients, see StreamConnection.OptionStopReadingWhenUnwritable).</summary>
     public bool StopReadingWhenUnwritable { get; set; } = true;
 

@@ -241,7 +241,8 @@ internal sealed partial class SendPipeline
             return;
         lock (_engine)
         {
-            if (!_engine.Cursor.IsAttached || Running || !_engine.Ready || _engine.Closed)
+            // A session joins the log before OnConnected: what it is sent waits until then (MarkReady takes it).
+            if (!_engine.Cursor.IsAttached || Running || !_engine.Ready || _engine.Closed || _engine.State == SessionState.Connecting)
                 return;
             MaterializeLocked();
             if (_queue.IsEmpty)

@@ -89,6 +89,8 @@ internal sealed partial class SendPipeline : IThreadPoolWorkItem
 
     public bool TakeRefusalReport() => _backpressure.TakeRefusalReport();
 
+    public bool TakeSlowConsumerReport() => _backpressure.TakeSlowConsumerReport();
+
     /// <summary>Queues <paramref name="head"/> and <paramref name="body"/> (copied) as one unit: no other send comes between them.</summary>
     public SendStatus Enqueue(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body)
     {

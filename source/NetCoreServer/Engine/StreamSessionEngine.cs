@@ -167,6 +167,8 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
 
     public bool TakeRefusalReport() => Sender.TakeRefusalReport();
 
+    public bool TakeSlowConsumerReport() => Sender.TakeSlowConsumerReport();
+
     public SendStatus OfferLogged(long start, long end) => OfferLogged(start, end, out _);
 
     public SendStatus OfferLogged(long start, long end, out long credit)
@@ -206,10 +208,12 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
 
     void IReceiveCompletion.ReceiveCompleted(IoResult result) => _receive.Completed(this, result);
 
-    /// <summary>Server path: OnConnecting, OnConnected, (TLS: OnHandshaking, handshake, OnHandshaked), OnEmpty, then receiving.</summary>
-    /// <param name="log">The server's multicast log, joined when the session is connected.</param>
+    /// <summary>
+    /// Server path: OnConnecting, OnConnected, (TLS: OnHandshaking, handshake, OnHandshaked), OnEmpty, then receiving.
+    /// The server joined the session to its multicast log when it registered it (<see cref="JoinLogLocked"/>).
+    /// </summary>
     /// <returns>Completes when data may flow (after the handshake for TLS) or the connection ended first.</returns>
-    public Task StartAccepted(MulticastLog log) => StartAsync(raiseConnecting: true, receive: true, log);
+    public Task StartAccepted() => StartAsync(raiseConnecting: true, receive: true, log: null);
 
     /// <summary>Client path: the client raised OnConnecting before it connected; the rest as <see cref="StartAccepted"/>.</summary>
     /// <param name="receive">Start the receive loop (false for NetCoreServer's synchronous Connect, which leaves that to the user).</param>
@@ -274,18 +278,26 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
             StartReceiving();
     }
 
-    /// <summary>Joins the log at its end, so the session gets what is multicast from now on (from OnConnected on).</summary>
+    /// <summary>Joins the log at its end, so the session gets what is multicast from now on (a client given a log: from OnConnected on).</summary>
     private void AttachLog(MulticastLog? log)
     {
         if (log == null)
             return;
         lock (log.Lock)
+            JoinLogLocked(log);
+    }
+
+    /// <summary>
+    /// Under <paramref name="log"/>'s lock: joins it at its end unless the disconnect has begun, so the session gets
+    /// everything multicast from now on. A server joins a session before it counts it (issue 35); what is multicast
+    /// before OnConnected waits in the log until then.
+    /// </summary>
+    public void JoinLogLocked(MulticastLog log)
+    {
+        lock (this)
         {
-            lock (this)
-            {
-                if (State == SessionState.Connected && !_cursor.IsAttached)
-                    _cursor.Join(log);
-            }
+            if (State <= SessionState.Connected && !_cursor.IsAttached)
+                _cursor.Join(log);
         }
     }
 

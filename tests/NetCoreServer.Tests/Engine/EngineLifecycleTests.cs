@@ -150,7 +150,7 @@ public sealed class EngineLifecycleTests
 
         // A server that stops between accepting the connection and starting it.
         Assert.That(engine.Disconnect(DisconnectReason.ServerStopped), Is.True);
-        _ = engine.StartAccepted(new MulticastLog());
+        _ = engine.StartAccepted();
 
         await Wait.For(engine.Completion, $"the connection closed without waiting out its {timeout.TotalSeconds} s disconnect timeout (nothing can be sent before a TLS handshake, and none starts now)", timeout / 3);
         Assert.That(transport.Closed, Is.True, "the transport was closed");

@@ -134,6 +134,9 @@ public sealed class BackpressureTests
         }
         await Wait.For(slowSession.Closed, "the slow consumer was disconnected");
         Assert.That(slowSession.DisconnectReason, Is.EqualTo(DisconnectReason.SlowConsumer));
+        Assert.That(server.Options.SlowConsumerEpisodes, Is.EqualTo(1), "one slow-consumer episode counted: the disconnect");
+        Assert.That(server.Options.SkippedMulticasts, Is.EqualTo(1), "the one message it was refused is counted as skipped");
+        Assert.That(slowSession.SlowConsumers.Value, Is.Zero, "OnSlowConsumer is for sessions that stay (Skip)");
         Assert.That(reader.IsConnected, Is.True, "the reading client stays");
         Assert.That(server.Multicast(message), Is.True);
         sent += message.Length;
@@ -144,7 +147,64 @@ public sealed class BackpressureTests
     }
 
     [Test]
-    public async Task MulticastSkipsASlowConsumerByDefaultAndReportsItOnce()
+    public async Task MulticastSkipsASlowConsumerByDefaultAndReportsItThroughOnSlowConsumerAndCountersNotOnError()
+    {
+        // The default send limit (16 MiB), not set by the user: NetCoreServer has none by default, so raises no OnError.
+        using var server = StartServer(s => s.Echo = false);
+        using var slow = new TestClient(_transport, server);
+        Assert.That(slow.Connect(), Is.True, "the slow client connects and does not read yet");
+        await Wait.For(server.Connected.Reaches(1), "session connected");
+        var session = server.LastSession!;
+        const int messages = 768;
+        var message = Pattern(0, Chunk);
+        for (var i = 0; i < messages; i++)
+            Assert.That(server.Multicast(message), Is.True);
+        Assert.That(session.IsConnected, Is.True, "skipping keeps the session");
+        Assert.That(session.BytesPending + session.BytesSending, Is.LessThanOrEqualTo(16L * 1024 * 1024), "memory within the default send limit");
+        Assert.That(session.Errors.Value, Is.Zero, "no OnError: the user set no send limit");
+        Assert.That(session.SlowConsumers.Value, Is.InRange(1, 20), "OnSlowConsumer once per episode, not once per skipped message");
+        Assert.That(server.Options.SlowConsumerEpisodes, Is.EqualTo(session.SlowConsumers.Value), "the server counts each episode");
+
+        // What the client gets plus what the server counts as skipped is everything multicast.
+        slow.ReceiveAsync();
+        await Wait.Until(() => session.BytesPending + session.BytesSending == 0, "the session's queue drained");
+        await Wait.For(slow.Received.Reaches(session.Session.BytesSent), "the client read everything the session sent");
+        var data = slow.Data();
+        Assert.That(data.Length % Chunk, Is.Zero, "whole messages only");
+        for (var offset = 0; offset < data.Length; offset += Chunk)
+            Assert.That(data.AsSpan(offset, Chunk).SequenceEqual(message), Is.True, $"message at {offset} whole");
+        var received = data.Length / Chunk;
+        Assert.That(received, Is.LessThan(messages), "the slow consumer missed messages");
+        Assert.That(server.Options.SkippedMulticasts, Is.EqualTo(messages - received), "every message it missed is counted as skipped");
+    }
+
+    [Test]
+    public async Task AnOnSlowConsumerThatThrowsClosesItsSessionAndNeverTheMulticastCall()
+    {
+        using var server = StartServer(s =>
+        {
+            s.Echo = false;
+            s.SessionSendLimit = 256 * 1024;
+            s.OnSessionHook = (_, hook) =>
+            {
+                if (hook == "OnSlowConsumer")
+                    throw new InvalidOperationException("the user's OnSlowConsumer failed");
+            };
+        });
+        using var slow = new TestClient(_transport, server);
+        Assert.That(slow.Connect(), Is.True, "the slow client connects and never reads");
+        await Wait.For(server.Connected.Reaches(1), "session connected");
+        var session = server.LastSession!;
+        var message = Pattern(0, 16 * 1024);
+        for (var i = 0; i < 2000 && !session.Closed.IsCompleted; i++)
+            Assert.That(server.Multicast(message), Is.True, "Multicast neither throws nor fails for a session's hook");
+        await Wait.For(session.Closed, "the session whose OnSlowConsumer threw was closed");
+        Assert.That(session.DisconnectReason, Is.EqualTo(DisconnectReason.HandlerException));
+        Assert.That(session.SlowConsumers.Value, Is.EqualTo(1));
+    }
+
+    [Test]
+    public async Task MulticastReportsASlowConsumerThroughOnErrorTooWhenItsSendLimitWasSet()
     {
         using var server = StartServer(s =>
         {
@@ -163,6 +223,9 @@ public sealed class BackpressureTests
         var taken = (session.Session.BytesSent + session.BytesPending + session.BytesSending) / message.Length;
         Assert.That(taken, Is.LessThan(1000), "most of the 2,000 messages were skipped");
         Assert.That(session.Errors.Value, Is.InRange(1, 20), "a handful of reports (one per episode), not one per skipped message");
+        Assert.That(session.LastError, Is.EqualTo(SocketError.NoBufferSpaceAvailable));
+        Assert.That(session.SlowConsumers.Value, Is.EqualTo(session.Errors.Value), "OnSlowConsumer and OnError once each per episode");
+        Assert.That(server.Options.SkippedMulticasts, Is.GreaterThanOrEqualTo(1000), "the skipped messages are counted");
         Assert.That(session.BytesPending + session.BytesSending, Is.LessThanOrEqualTo(256 * 1024), "memory within the send limit");
     }
 

@@ -55,7 +55,8 @@ public sealed class MulticastRelayTests
         using var client = new ClientWebSocket();
         using (var cancel = new CancellationTokenSource(Wait.Default))
             await client.ConnectAsync(new Uri($"ws://127.0.0.1:{((IPEndPoint)server.Endpoint).Port}/"), cancel.Token);
-        await Wait.Until(() => server.ConnectedSessions == 1, "the session registered");
+        // The client reads its 101 a moment before the session is open for WebSocket messages (as in NetCoreServer).
+        await Wait.Until(() => server.OpenSessions == 1, "the session upgraded");
 
         Assert.That(server.MulticastText("text"), Is.True);
         Assert.That(server.MulticastBinary(new byte[] { 1, 2, 3 }), Is.True);
@@ -169,5 +170,7 @@ public sealed class MulticastRelayTests
     private sealed class IdWsServer() : WsServer(IPAddress.Loopback, 0)
     {
         public Guid[] Ids => Sessions.Keys.ToArray();
+
+        public int OpenSessions => Sessions.Values.Count(s => ((WsSession)s).IsWsOpen);
     }
 }

@@ -82,6 +82,9 @@ internal sealed class TestServer : IDisposable
 
     public long ConnectedSessions => _server.ConnectedSessions;
 
+    /// <summary>The server's FindSession.</summary>
+    public StreamSession? FindSession(Guid id) => _server.Find(id);
+
     public long BytesReceived => _server.BytesReceived;
 
     public bool IsStarted => _server.IsStarted;
@@ -153,6 +156,12 @@ internal interface IServerControl : IDisposable
 
     long ConnectedSessions { get; }
 
+    StreamSession? Find(Guid id);
+
+    long SkippedMulticasts { get; }
+
+    long SlowConsumerEpisodes { get; }
+
     long BytesReceived { get; }
 
     bool IsStarted { get; }
@@ -206,6 +215,9 @@ internal sealed class TestSession
 
     public Counter Errors { get; } = new();
 
+    /// <summary>Counts OnSlowConsumer.</summary>
+    public Counter SlowConsumers { get; } = new();
+
     public SocketError LastError { get; private set; }
 
     public Task Closed => _disconnected.Task;
@@ -256,6 +268,12 @@ internal sealed class TestSession
     {
         Hook("OnDisconnected");
         _disconnected.TrySetResult();
+    }
+
+    public void SlowConsumer()
+    {
+        SlowConsumers.Add(1);
+        Hook("OnSlowConsumer");
     }
 
     public void Error(SocketError error)

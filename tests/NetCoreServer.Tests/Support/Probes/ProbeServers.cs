@@ -15,6 +15,8 @@ internal sealed class Tcp : TcpServer, IServerControl
 
     private readonly TestServer _probe;
 
+    public StreamSession? Find(Guid id) => FindSession(id);
+
     protected override TcpSession CreateSession() => new ProbeSessions.Tcp(this, _probe);
 
     protected override void OnConnecting(TcpSession session) => _probe.ServerHook("OnConnecting");
@@ -50,6 +52,8 @@ internal sealed class Ssl : SslServer, IServerControl
 
     private readonly TestServer _probe;
 
+    public StreamSession? Find(Guid id) => FindSession(id);
+
     protected override SslSession CreateSession() => new ProbeSessions.Ssl(this, _probe);
 
     protected override void OnConnecting(SslSession session) => _probe.ServerHook("OnConnecting");
@@ -80,6 +84,8 @@ internal sealed class Uds : UdsServer, IServerControl
         : base(path) => _probe = probe;
 
     private readonly TestServer _probe;
+
+    public StreamSession? Find(Guid id) => FindSession(id);
 
     protected override UdsSession CreateSession() => new ProbeSessions.Uds(this, _probe);
 

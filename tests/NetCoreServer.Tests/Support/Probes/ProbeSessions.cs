@@ -28,6 +28,8 @@ internal sealed class Tcp : TcpSession
     protected override void OnDisconnected() => _probe.Disconnected();
 
     protected override void OnError(SocketError error) => _probe.Error(error);
+
+    protected override void OnSlowConsumer() => _probe.SlowConsumer();
 }
 
 /// <summary>A TLS session forwarding its hooks, the handshake's too, to a TestSession.</summary>
@@ -59,6 +61,8 @@ internal sealed class Ssl : SslSession
     protected override void OnDisconnected() => _probe.Disconnected();
 
     protected override void OnError(SocketError error) => _probe.Error(error);
+
+    protected override void OnSlowConsumer() => _probe.SlowConsumer();
 }
 
 /// <summary>A Unix-socket session forwarding its hooks to a TestSession.</summary>
@@ -86,4 +90,6 @@ internal sealed class Uds : UdsSession
     protected override void OnDisconnected() => _probe.Disconnected();
 
     protected override void OnError(SocketError error) => _probe.Error(error);
+
+    protected override void OnSlowConsumer() => _probe.SlowConsumer();
 }

@@ -31,6 +31,9 @@ internal sealed class WsProbe
 
     public TaskCompletionSource<string> Error { get; } = New<string>();
 
+    /// <summary>Every OnError of the sessions (the socket-level hook; OnWsError is <see cref="Error"/>).</summary>
+    public ConcurrentQueue<System.Net.Sockets.SocketError> SocketErrors { get; } = new();
+
     public TaskCompletionSource<bool> Disconnected { get; } = New<bool>();
 
     public TaskCompletionSource<byte[]> Pong { get; } = New<byte[]>();

@@ -193,6 +193,24 @@ public sealed class WsServerBehaviourTests(WsTransport transport)
     }
 
     [Test]
+    public async Task AClientThatDoesNotReadMulticastsGetsOnSlowConsumerAndNoOnErrorByDefault()
+    {
+        using var server = new WsTestServer(transport);
+        using var raw = await RawWsClient.UpgradeAsync(transport, server.Port);
+        await Wait.For(server.Probe.AllUpgraded.Task, "the session upgraded");
+        var message = new byte[64 * 1024];
+        for (var i = 0; i < 768; i++)
+            Assert.That(server.MulticastBinary(message), Is.True);
+
+        var log = server.Probe.Log;
+        Assert.That(server.Probe.SocketErrors, Is.Empty, "no OnError: the user set no send limit (NetCoreServer's multicast servers printed one per episode)");
+        Assert.That(log.Count(e => e == "OnSlowConsumer"), Is.InRange(1, 20), $"OnSlowConsumer once per episode: [{string.Join(", ", log)}]");
+        Assert.That(server.SlowConsumerEpisodes(), Is.EqualTo(log.Count(e => e == "OnSlowConsumer")), "the server counts each episode");
+        Assert.That(server.SkippedMulticasts(), Is.GreaterThan(0), "and each skipped message");
+        Assert.That(log, Does.Not.Contain("OnDisconnected"), "skipping keeps the session");
+    }
+
+    [Test]
     public async Task MulticastReachesEveryUpgradedSessionWithTheSameBytes()
     {
         using var server = new WsTestServer(transport);

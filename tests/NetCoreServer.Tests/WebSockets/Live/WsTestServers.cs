@@ -70,6 +70,8 @@ internal sealed class WsTestServer : IDisposable
             MulticastBinary = bytes => server.MulticastBinary(bytes);
             MulticastPing = bytes => server.MulticastPing(bytes);
             CloseAll = (status, reason) => server.CloseAll(status, reason);
+            SkippedMulticasts = () => server.SkippedMulticasts;
+            SlowConsumerEpisodes = () => server.SlowConsumerEpisodes;
             _server = server;
         }
         else
@@ -83,6 +85,8 @@ internal sealed class WsTestServer : IDisposable
             MulticastBinary = bytes => server.MulticastBinary(bytes);
             MulticastPing = bytes => server.MulticastPing(bytes);
             CloseAll = (status, reason) => server.CloseAll(status, reason);
+            SkippedMulticasts = () => server.SkippedMulticasts;
+            SlowConsumerEpisodes = () => server.SlowConsumerEpisodes;
             _server = server;
         }
     }
@@ -100,6 +104,10 @@ internal sealed class WsTestServer : IDisposable
     public Func<byte[], bool> MulticastPing { get; }
 
     public Func<int, string, bool> CloseAll { get; }
+
+    public Func<long> SkippedMulticasts { get; }
+
+    public Func<long> SlowConsumerEpisodes { get; }
 
     public void Dispose() => _server.Dispose();
 
@@ -147,6 +155,10 @@ internal sealed class WsTestPlainSession : WsSession, IWsPeer
     protected override void OnDisconnecting() => _probe.Hook("OnDisconnecting");
 
     protected override void OnDisconnected() => _probe.Disconnected.TrySetResult(_probe.Hook("OnDisconnected"));
+
+    protected override void OnSlowConsumer() => _probe.Hook("OnSlowConsumer");
+
+    protected override void OnError(System.Net.Sockets.SocketError error) => _probe.SocketErrors.Enqueue(error);
 }
 
 /// <summary>A session of the WSS test server; its hooks forward to the <see cref="WsProbe"/>, as <see cref="WsTestPlainSession"/>'s do.</summary>
@@ -182,4 +194,8 @@ internal sealed class WsTestSecureSession : WssSession, IWsPeer
     protected override void OnDisconnecting() => _probe.Hook("OnDisconnecting");
 
     protected override void OnDisconnected() => _probe.Disconnected.TrySetResult(_probe.Hook("OnDisconnected"));
+
+    protected override void OnSlowConsumer() => _probe.Hook("OnSlowConsumer");
+
+    protected override void OnError(System.Net.Sockets.SocketError error) => _probe.SocketErrors.Enqueue(error);
 }
