@@ -184,7 +184,7 @@ public sealed class CraftedFrameTests
         }
 
         public Task<(WebSocketMessageType Type, byte[] Bytes)> ReceiveBytesAsync(int client)
-            => ReceiveAsync(_clients[client]!, client == 0 ? "node A's client" : "node B's client");
+            => WebSocketTests.ReceiveAsync(_clients[client]!, client == 0 ? "node A's client" : "node B's client");
 
         public static async Task<WsCluster> StartAsync(RedisServerProcess redis, RedisBackplaneOptions options)
         {
@@ -198,7 +198,7 @@ public sealed class CraftedFrameTests
                     cluster._backplanes[i] = await RedisBackplane.AttachAsync(cluster._servers[i], redis.Configuration, options);
                 }
                 for (var i = 0; i < 2; i++)
-                    cluster._clients[i] = await ConnectAsync(cluster._servers[i]);
+                    cluster._clients[i] = await WebSocketTests.ConnectAsync(cluster._servers[i]);
                 cluster._attacker = await RawRedisClient.ConnectAsync(redis.Port);
             }
             catch
@@ -218,7 +218,7 @@ public sealed class CraftedFrameTests
             for (var i = 0; i < 2; i++)
             {
                 var where = i == 0 ? "node A's client" : "node B's client";
-                var (type, bytes) = await ReceiveAsync(_clients[i]!, where);
+                var (type, bytes) = await WebSocketTests.ReceiveAsync(_clients[i]!, where);
                 Assert.That((type, System.Text.Encoding.UTF8.GetString(bytes)), Is.EqualTo((WebSocketMessageType.Text, "marker")), $"the next message at {where}");
                 Assert.That(_clients[i]!.State, Is.EqualTo(WebSocketState.Open), where);
             }
@@ -236,36 +236,6 @@ public sealed class CraftedFrameTests
             }
             foreach (var server in _servers)
                 server.Dispose();
-        }
-
-        private static async Task<ClientWebSocket> ConnectAsync(UpgradeCountingWsServer server)
-        {
-            var client = new ClientWebSocket();
-            using var cancel = new CancellationTokenSource(Wait.Default);
-            await client.ConnectAsync(new Uri($"ws://127.0.0.1:{((IPEndPoint)server.Endpoint).Port}/"), cancel.Token);
-            await Wait.Until(() => server.Upgraded >= 1, "the upgrade seen by the server");
-            return client;
-        }
-
-        private static async Task<(WebSocketMessageType Type, byte[] Bytes)> ReceiveAsync(ClientWebSocket client, string where)
-        {
-            using var cancel = new CancellationTokenSource(Wait.Default);
-            var message = new MemoryStream();
-            var buffer = new byte[64 * 1024];
-            try
-            {
-                while (true)
-                {
-                    var result = await client.ReceiveAsync(buffer, cancel.Token);
-                    message.Write(buffer, 0, result.Count);
-                    if (result.EndOfMessage)
-                        return (result.MessageType, message.ToArray());
-                }
-            }
-            catch (OperationCanceledException)
-            {
-                throw new TimeoutException($"Timed out waiting for a WebSocket message at {where}");
-            }
         }
     }
 }

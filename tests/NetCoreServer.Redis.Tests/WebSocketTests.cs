@@ -89,7 +89,8 @@ public sealed class WebSocketTests
         Assert.That(await ReceiveAsync(other, "the other"), Is.EqualTo((WebSocketMessageType.Text, "end"u8.ToArray())));
     }
 
-    private static async Task<ClientWebSocket> ConnectAsync(UpgradeCountingWsServer server)
+    /// <summary>A .NET ClientWebSocket connected to <paramref name="server"/>, returned once the server saw the upgrade.</summary>
+    internal static async Task<ClientWebSocket> ConnectAsync(UpgradeCountingWsServer server)
     {
         var client = new ClientWebSocket();
         var port = ((IPEndPoint)server.Endpoint).Port;
@@ -99,7 +100,8 @@ public sealed class WebSocketTests
         return client;
     }
 
-    private static async Task<(WebSocketMessageType Type, byte[] Bytes)> ReceiveAsync(ClientWebSocket client, string where)
+    /// <summary>The next whole message <paramref name="client"/> receives; a TimeoutException naming <paramref name="where"/> when none comes.</summary>
+    internal static async Task<(WebSocketMessageType Type, byte[] Bytes)> ReceiveAsync(ClientWebSocket client, string where)
     {
         using var cancel = new CancellationTokenSource(Wait.Default);
         var message = new MemoryStream();
