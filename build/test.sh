@@ -64,7 +64,13 @@ run_suite() {
     env "$@" timeout 1800 dotnet test "$project" -c Release --no-build -nologo \
         --logger "trx;LogFileName=$name.trx" --logger "console;verbosity=minimal" --results-directory "$RESULTS" \
         ${FILTER:+--filter "$FILTER"} -- NUnit.DefaultTimeout=120000
-    local trx="$RESULTS/$name.trx"
+    local code=$? trx="$RESULTS/$name.trx"
+    # A test host that crashed (or a run cut short) leaves a TRX whose counters show no failure: the exit code tells.
+    if ((code != 0)) && ! grep -q '<UnitTestResult [^>]*outcome="Failed"' "$trx" 2>/dev/null; then
+        echo "the test run of $name did not complete (exit code $code)"
+        failed=$((failed + 1))
+        failures+=("$name: the test run did not complete (exit code $code; a crashed test host is reported above)")
+    fi
     if [ -f "$trx" ]; then
         local counters total p f e t a
         counters=$(grep -o '<Counters [^>]*>' "$trx" | head -1)
