@@ -57,16 +57,6 @@ internal sealed class HttpOwedAnswer
         Partial,
     }
 
-    /// <summary>The number of the newest request (0 before the first).</summary>
-    public long Number
-    {
-        get
-        {
-            lock (_lock)
-                return _number;
-        }
-    }
-
     /// <summary>True while an answer is owed or going out: the next request waits.</summary>
     public bool Blocks
     {
@@ -74,16 +64,6 @@ internal sealed class HttpOwedAnswer
         {
             lock (_lock)
                 return _phase is Phase.Owed or Phase.Writing;
-        }
-    }
-
-    /// <summary>True when the request was read whole and nothing of its answer is queued yet (what a response timeout answers).</summary>
-    public bool AwaitsResponse
-    {
-        get
-        {
-            lock (_lock)
-                return _phase == Phase.Owed && _dispatched;
         }
     }
 
