@@ -52,11 +52,7 @@ public sealed class MulticastRelayTests
         var relay = new RecordingRelay();
         server.MulticastRelay = relay;
         Assert.That(server.Start(), Is.True);
-        using var client = new ClientWebSocket();
-        using (var cancel = new CancellationTokenSource(Wait.Default))
-            await client.ConnectAsync(new Uri($"ws://127.0.0.1:{((IPEndPoint)server.Endpoint).Port}/"), cancel.Token);
-        // The client reads its 101 a moment before the session is open for WebSocket messages (as in NetCoreServer).
-        await Wait.Until(() => server.OpenSessions == 1, "the session upgraded");
+        using var client = await ConnectUpgradedAsync(server);
 
         Assert.That(server.MulticastText("text"), Is.True);
         Assert.That(server.MulticastBinary(new byte[] { 1, 2, 3 }), Is.True);
@@ -79,10 +75,7 @@ public sealed class MulticastRelayTests
         var relay = new RecordingRelay();
         server.MulticastRelay = relay;
         Assert.That(server.Start(), Is.True);
-        using var client = new ClientWebSocket();
-        using (var cancel = new CancellationTokenSource(Wait.Default))
-            await client.ConnectAsync(new Uri($"ws://127.0.0.1:{((IPEndPoint)server.Endpoint).Port}/"), cancel.Token);
-        await Wait.Until(() => server.ConnectedSessions == 1, "the session registered");
+        using var client = await ConnectUpgradedAsync(server);
         var id = server.Ids.Single();
         byte[] close = [0x88, 0x02, 0x03, 0xE8];
         byte[] invalid = [0x68, 0xC3, 0x28];
@@ -135,6 +128,18 @@ public sealed class MulticastRelayTests
     {
         using var cancel = new CancellationTokenSource(Wait.Default);
         return await reader.ReadLineAsync(cancel.Token);
+    }
+
+    /// <summary>A client of <paramref name="server"/>, returned once its session is open for WebSocket messages.</summary>
+    private static async Task<ClientWebSocket> ConnectUpgradedAsync(IdWsServer server)
+    {
+        var client = new ClientWebSocket();
+        using (var cancel = new CancellationTokenSource(Wait.Default))
+            await client.ConnectAsync(new Uri($"ws://127.0.0.1:{((IPEndPoint)server.Endpoint).Port}/"), cancel.Token);
+        // The client reads its 101 a moment before the session is open for WebSocket messages (as in NetCoreServer):
+        // a multicast in between would skip it.
+        await Wait.Until(() => server.OpenSessions == 1, "the session upgraded");
+        return client;
     }
 
     private static async Task<(WebSocketMessageType Type, byte[] Bytes)> ReceiveAsync(ClientWebSocket client)
