@@ -52,10 +52,8 @@ if ! dotnet build "$target" -c Release -nologo -clp:ErrorsOnly; then
     exit 1
 fi
 
-passed=0; failed=0; skipped=0
-failures=()
-
-# NUnit suites. The TRX files give exact counters whatever the console logger prints.
+# NUnit suites. Each run leaves a TRX (exact counters whatever the console prints) and its exit code; the tally at
+# the end reads them, so suites can run side by side.
 # run_suite PROJECT NAME [VAR=VALUE ...]: runs one test project (in an environment with the given variables).
 run_suite() {
     local project=$1 name=$2
@@ -63,13 +61,29 @@ run_suite() {
     echo "== $name"
     env "$@" timeout 1800 dotnet test "$project" -c Release --no-build -nologo \
         --logger "trx;LogFileName=$name.trx" --logger "console;verbosity=minimal" --results-directory "$RESULTS" \
-        ${FILTER:+--filter "$FILTER"} -- NUnit.DefaultTimeout=120000
-    local code=$? trx="$RESULTS/$name.trx"
+        --blame-crash --blame-crash-dump-type mini ${FILTER:+--filter "$FILTER"} -- NUnit.DefaultTimeout=120000
+    echo $? >"$RESULTS/$name.exit"
+}
+
+# check NAME COMMAND...: one pass/fail line for a check that is not an NUnit suite (an example script, the docs).
+check() {
+    local name=$1
+    shift
+    echo "== $name"
+    if "$@"; then echo "pass $name" >>"$RESULTS/checks"; else echo "fail $name" >>"$RESULTS/checks"; echo "FAILED: $name"; fi
+}
+
+passed=0; failed=0; skipped=0
+failures=()
+
+# Adds one suite's TRX counters and its failed tests (with the first line of their message) to the tally.
+tally_suite() {
+    local name=$1 trx="$RESULTS/$1.trx" code
+    code=$(cat "$RESULTS/$name.exit" 2>/dev/null || echo 1)
     # A test host that crashed (or a run cut short) leaves a TRX whose counters show no failure: the exit code tells.
     if ((code != 0)) && ! grep -q '<UnitTestResult [^>]*outcome="Failed"' "$trx" 2>/dev/null; then
-        echo "the test run of $name did not complete (exit code $code)"
         failed=$((failed + 1))
-        failures+=("$name: the test run did not complete (exit code $code; a crashed test host is reported above)")
+        failures+=("$name: the test run did not complete (exit code $code; a crashed test host is reported in its log)")
     fi
     if [ -f "$trx" ]; then
         local counters total p f e t a
@@ -78,8 +92,7 @@ run_suite() {
         total=$(get total); p=$(get passed); f=$(get failed); e=$(get error); t=$(get timeout); a=$(get aborted)
         passed=$((passed + p)); failed=$((failed + f + e + t + a))
         skipped=$((skipped + total - p - f - e - t - a))
-        # The tests that did not pass, with the first line of their message, repeated just above the summary so
-        # the tail of a log shows them (perl-base is part of every Debian system).
+        # perl-base is part of every Debian system.
         while IFS= read -r test; do
             [ -n "$test" ] && failures+=("$name: $test")
         done < <(perl -0777 -ne '
@@ -91,14 +104,27 @@ run_suite() {
                 print "$test -- $message\n";
             }' "$trx")
     else
-        echo "no test results were written for $name"
         failed=$((failed + 1))
-        failures+=("$name: no test results")
+        failures+=("$name: no test results were written")
     fi
 }
 
-# The failures again just above the last line, then "N passed, N failed[, N skipped]"; the exit code says the same.
+# Every suite and check of this run, then the failures again just above the last line, "N passed, N failed[, N
+# skipped]"; the exit code says the same.
 summarize() {
+    local exit name result
+    for exit in "$RESULTS"/*.exit; do
+        [ -f "$exit" ] && tally_suite "$(basename "$exit" .exit)"
+    done
+    if [ -f "$RESULTS/checks" ]; then
+        while read -r result name; do
+            case $result in
+                pass) passed=$((passed + 1)) ;;
+                skip) skipped=$((skipped + 1)) ;;
+                *) failed=$((failed + 1)); failures+=("$name") ;;
+            esac
+        done <"$RESULTS/checks"
+    fi
     for failure in "${failures[@]}"; do echo "FAILED: $failure"; done
     local summary="$passed passed, $failed failed"
     ((skipped > 0)) && summary="$summary, $skipped skipped"
@@ -109,43 +135,68 @@ summarize() {
 if [ "$LEG" = quick ]; then
     # The core suite without its long real-clock waits, stress, memory and thread-starvation measures, and without
     # the tests of peers and processes (TestLeg.IsQuick skips those wherever they are).
-    FILTER="FullyQualifiedName!~.Interop.&FullyQualifiedName!~.Performance.&FullyQualifiedName!~StressScenarioTests"
-    FILTER+="&FullyQualifiedName!~LifecycleStressTests&FullyQualifiedName!~BusyThreadPoolTests&FullyQualifiedName!~TimeoutTests"
-    FILTER+="&FullyQualifiedName!~MemoryTests&FullyQualifiedName!~AllocationTests&FullyQualifiedName!~ClientDisconnectOrderTests"
+    FILTER="FullyQualifiedName!~.Interop.&FullyQualifiedName!~.Performance.&TestCategory!=Isolated"
+    FILTER+="&FullyQualifiedName!~TimeoutTests&FullyQualifiedName!~ClientDisconnectOrderTests"
     run_suite tests/NetCoreServer.Tests/NetCoreServer.Tests.csproj NetCoreServer.Tests.Quick
     summarize
     exit
 fi
 
-for project in tests/*/*.csproj; do
-    # Test projects only: a library they share (tests/NetCoreServer.TestSupport) has no tests and writes no TRX.
-    grep -q '<IsTestProject>true</IsTestProject>' "$project" || continue
-    name=$(basename "$project" .csproj)
-    run_suite "$project" "$name"
-done
-# The UDP suite again with every socket served by a receive thread of its own (OptionReceiveThread).
-run_suite tests/NetCoreServer.Udp.Tests/NetCoreServer.Udp.Tests.csproj NetCoreServer.Udp.Tests.ReceiveThread NETCORESERVER_TEST_UDP_RECEIVE_THREAD=1
+# The programs tests start (the examples, performance/KestrelServer) are run from what this build made.
+export NETCORESERVER_SOLUTION_BUILT=1
 
-# Examples driven as processes.
-for script in examples/test-*.sh; do
-    [ -f "$script" ] || continue
-    echo "== $script"
-    if EXAMPLES_BUILT=1 timeout 300 bash "$script"; then passed=$((passed + 1)); else
-        failed=$((failed + 1)); failures+=("$script"); echo "FAILED: $script"
+# Three lanes side by side, each logging to a file shown whole when all are done: the suite spends most of its time
+# waiting (timeouts, peers, child processes), not computing. The fixtures that measure the whole process (category
+# Isolated: memory, allocation, thread starvation, stress) run in a test process of their own, one at a time.
+core_lane() {
+    FILTER="TestCategory!=Isolated" run_suite tests/NetCoreServer.Tests/NetCoreServer.Tests.csproj NetCoreServer.Tests
+}
+isolated_lane() {
+    FILTER="TestCategory=Isolated" run_suite tests/NetCoreServer.Tests/NetCoreServer.Tests.csproj NetCoreServer.Tests.Isolated
+}
+other_lane() {
+    local project name script
+    for project in tests/*/*.csproj; do
+        # Test projects only: a library they share (tests/NetCoreServer.TestSupport) has no tests and writes no TRX.
+        grep -q '<IsTestProject>true</IsTestProject>' "$project" || continue
+        name=$(basename "$project" .csproj)
+        [ "$name" = NetCoreServer.Tests ] && continue
+        run_suite "$project" "$name"
+    done
+    # The UDP suite again with every socket served by a receive thread of its own (OptionReceiveThread).
+    run_suite tests/NetCoreServer.Udp.Tests/NetCoreServer.Udp.Tests.csproj NetCoreServer.Udp.Tests.ReceiveThread NETCORESERVER_TEST_UDP_RECEIVE_THREAD=1
+
+    # Examples driven as processes, on the binaries the solution build made.
+    for script in examples/test-*.sh; do
+        [ -f "$script" ] && check "$script" env EXAMPLES_BUILT=1 timeout 300 bash "$script"
+    done
+
+    # The API reference and the guides (docs/docfx.json, from the Release build above) into artifacts/docs: one check.
+    # docfx is a local tool (.config/dotnet-tools.json); any warning (a broken link, an unresolved reference) fails it.
+    echo "== docs (docfx)"
+    if ! dotnet tool restore >/dev/null 2>&1; then
+        echo "skipped: the docfx tool could not be restored (dotnet tool restore)"
+        echo "skip docs" >>"$RESULTS/checks"
+    else
+        check "docs: docfx build (see artifacts/test-results/docfx.log)" docfx_build
     fi
-done
-
-# The API reference and the guides (docs/docfx.json, from the Release build above) into artifacts/docs: one check.
-# docfx is a local tool (.config/dotnet-tools.json); any warning (a broken link, an unresolved reference) fails it.
-echo "== docs (docfx)"
-if ! dotnet tool restore >/dev/null 2>&1; then
-    echo "skipped: the docfx tool could not be restored (dotnet tool restore)"
-    skipped=$((skipped + 1))
-elif timeout 300 dotnet docfx docs/docfx.json --warningsAsErrors >"$RESULTS/docfx.log" 2>&1; then
-    passed=$((passed + 1))
-else
+}
+docfx_build() {
+    timeout 300 dotnet docfx docs/docfx.json --warningsAsErrors >"$RESULTS/docfx.log" 2>&1 && return
     grep -E 'warning|error' "$RESULTS/docfx.log" | head -20
-    failed=$((failed + 1)); failures+=("docs: docfx build (see artifacts/test-results/docfx.log)"); echo "FAILED: docs"
-fi
+    return 1
+}
+
+started=$SECONDS
+for lane in core isolated other; do
+    (
+        lane_start=$SECONDS
+        "${lane}_lane"
+        echo "== lane $lane: $((SECONDS - lane_start)) s"
+    ) >"$RESULTS/lane-$lane.log" 2>&1 &
+done
+wait
+for lane in core isolated other; do cat "$RESULTS/lane-$lane.log"; done
+echo "== tests: $((SECONDS - started)) s"
 
 summarize

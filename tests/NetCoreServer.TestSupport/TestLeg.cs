@@ -15,4 +15,10 @@ public static class TestLeg
 
     /// <summary>The long leg, run by hand and before a release: the whole stress matrix.</summary>
     public static bool IsLong => s_leg == "long";
+
+    /// <summary>
+    /// The category of the fixtures that measure the whole process (memory, allocation, thread starvation, the stress
+    /// scenarios): build/test.sh runs them in a test process of their own, beside the process of the other fixtures.
+    /// </summary>
+    public const string Isolated = "Isolated";
 }

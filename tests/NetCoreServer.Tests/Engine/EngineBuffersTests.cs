@@ -1,5 +1,6 @@
 using System;
 using System.Threading.Tasks;
+using NetCoreServer.Testing;
 using NUnit.Framework;
 using NetCoreServer.Engine;
 
@@ -8,6 +9,7 @@ namespace NetCoreServer.Tests.Engine;
 /// <summary>The engine's large buffers are pooled during a burst and given back once it is over.</summary>
 [TestFixture]
 [NonParallelizable]
+[Category(TestLeg.Isolated)]
 public sealed class EngineBuffersTests
 {
     [Test]

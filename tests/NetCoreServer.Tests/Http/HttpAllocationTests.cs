@@ -1,5 +1,6 @@
 using System;
 using System.Text;
+using NetCoreServer.Testing;
 using NUnit.Framework;
 using NetCoreServer.Protocols.Http;
 
@@ -12,6 +13,7 @@ namespace NetCoreServer.Tests.Http;
 /// </summary>
 [TestFixture]
 [NonParallelizable]
+[Category(TestLeg.Isolated)]
 public sealed class HttpAllocationTests
 {
     private const int Warmup = 2_000;

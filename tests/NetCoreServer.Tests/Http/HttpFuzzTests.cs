@@ -3,6 +3,7 @@ using System.Collections.Generic;
 using System.Diagnostics;
 using System.Linq;
 using System.Text;
+using NetCoreServer.Testing;
 using NUnit.Framework;
 using NetCoreServer.Protocols.Http;
 
@@ -17,7 +18,8 @@ namespace NetCoreServer.Tests.Http;
 /// HTTP_FUZZ_SEED to replay one.
 /// </summary>
 [TestFixture]
-[NonParallelizable] // its memory check reads the whole process's heap: other fixtures must not allocate meanwhile
+[NonParallelizable]
+[Category(TestLeg.Isolated)] // its memory check reads the whole process's heap: other fixtures must not allocate meanwhile
 public sealed class HttpFuzzTests
 {
     private const int RequestInputs = 1_000_000;

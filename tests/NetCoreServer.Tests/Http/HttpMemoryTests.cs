@@ -6,6 +6,7 @@ using System.Net.Sockets;
 using System.Text;
 using System.Threading;
 using System.Threading.Tasks;
+using NetCoreServer.Testing;
 using NUnit.Framework;
 using NetCoreServer.Engine;
 
@@ -17,6 +18,7 @@ namespace NetCoreServer.Tests.Http;
 /// </summary>
 [TestFixture]
 [NonParallelizable]
+[Category(TestLeg.Isolated)]
 public sealed class HttpMemoryTests
 {
     private const int MiB = 1024 * 1024;

@@ -3,6 +3,7 @@ using System.Diagnostics;
 using System.Net;
 using System.Threading.Tasks;
 using NetCoreServer.Tests.Support;
+using NetCoreServer.Testing;
 using NUnit.Framework;
 
 namespace NetCoreServer.Tests.Lifecycle;
@@ -14,6 +15,7 @@ namespace NetCoreServer.Tests.Lifecycle;
 /// </summary>
 [TestFixtureSource(typeof(LifecycleTests), nameof(LifecycleTests.Transports))]
 [NonParallelizable]
+[Category(TestLeg.Isolated)]
 public sealed class BusyThreadPoolTests
 {
     private static readonly TimeSpan s_sessionDisconnectTimeout = TimeSpan.FromMilliseconds(200);

@@ -7,6 +7,7 @@ using System.Net;
 using System.Threading;
 using System.Threading.Tasks;
 using NetCoreServer.Tests.Support;
+using NetCoreServer.Testing;
 using NUnit.Framework;
 
 namespace NetCoreServer.Tests.Lifecycle;
@@ -17,6 +18,7 @@ namespace NetCoreServer.Tests.Lifecycle;
 /// </summary>
 [TestFixtureSource(typeof(LifecycleTests), nameof(LifecycleTests.Transports))]
 [NonParallelizable]
+[Category(TestLeg.Isolated)]
 public sealed class LifecycleStressTests
 {
     private const int MaxClients = 1500;

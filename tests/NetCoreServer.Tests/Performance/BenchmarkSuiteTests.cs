@@ -3,6 +3,7 @@ using System.IO;
 using System.Linq;
 using System.Text.Json;
 using System.Threading.Tasks;
+using NetCoreServer.Testing;
 using NUnit.Framework;
 
 namespace NetCoreServer.Tests.Performance;
@@ -13,6 +14,7 @@ namespace NetCoreServer.Tests.Performance;
 /// </summary>
 [TestFixture]
 [NonParallelizable]
+[Category(TestLeg.Isolated)]
 public sealed class BenchmarkSuiteTests
 {
     // Ten runs of one second (ours, raw .NET, C), each with a server and a client start-up, on a loaded 2-core machine.

@@ -3,6 +3,7 @@ using System.Collections.Generic;
 using System.IO;
 using System.Linq;
 using System.Threading.Tasks;
+using NetCoreServer.Testing;
 using NUnit.Framework;
 
 namespace NetCoreServer.Tests.Performance;
@@ -16,6 +17,7 @@ namespace NetCoreServer.Tests.Performance;
 /// </summary>
 [TestFixture]
 [NonParallelizable]
+[Category(TestLeg.Isolated)]
 public sealed class MicroBenchmarkTests
 {
     // About 7 s on an idle 2-core machine; the bound leaves room for a loaded one.

@@ -8,6 +8,7 @@ using System.Threading.Tasks;
 using NetCoreServer.Tests.Http;
 using NetCoreServer.Tests.WebSockets;
 using NetCoreServer.Tests.WebSockets.Live;
+using NetCoreServer.Testing;
 using NUnit.Framework;
 
 namespace NetCoreServer.Tests.Reliability;
@@ -20,6 +21,7 @@ namespace NetCoreServer.Tests.Reliability;
 [TestFixture(0)]
 [TestFixture(2)]
 [NonParallelizable]
+[Category(TestLeg.Isolated)]
 public sealed class AttackMemoryTests(int eventLoops)
 {
     private const long MiB = 1024 * 1024;

@@ -2,6 +2,7 @@ using System;
 using System.Threading.Tasks;
 using NetCoreServer.Engine;
 using NetCoreServer.Stress;
+using NetCoreServer.Testing;
 using NUnit.Framework;
 
 namespace NetCoreServer.Tests.Reliability;
@@ -16,6 +17,7 @@ namespace NetCoreServer.Tests.Reliability;
 /// </summary>
 [TestFixtureSource(nameof(Protocols))]
 [NonParallelizable]
+[Category(TestLeg.Isolated)]
 public sealed class StressScenarioTests
 {
     /// <summary>

@@ -1,4 +1,5 @@
 using System;
+using NetCoreServer.Testing;
 using NUnit.Framework;
 using NetCoreServer.Protocols.WebSockets;
 
@@ -11,6 +12,7 @@ namespace NetCoreServer.Tests.WebSockets;
 /// </summary>
 [TestFixture]
 [NonParallelizable]
+[Category(TestLeg.Isolated)]
 public sealed class WsAllocationTests
 {
     private const int Warmup = 2_000;

@@ -3,6 +3,7 @@ using System.Collections.Generic;
 using System.Diagnostics;
 using System.Linq;
 using System.Text;
+using NetCoreServer.Testing;
 using NUnit.Framework;
 using NetCoreServer.Protocols.WebSockets;
 
@@ -16,7 +17,8 @@ namespace NetCoreServer.Tests.WebSockets;
 /// exactly (same events, same payloads, same close status). The seed is printed; set WS_FUZZ_SEED to replay one.
 /// </summary>
 [TestFixture]
-[NonParallelizable] // GC.GetTotalMemory is process-wide: other fixtures' live sockets would count against the bound.
+[NonParallelizable]
+[Category(TestLeg.Isolated)] // GC.GetTotalMemory is process-wide: other fixtures' live sockets would count against the bound.
 public sealed class WsFuzzTests
 {
     private const int Inputs = 250_000;
