@@ -1,6 +1,7 @@
 using System;
 using System.Threading.Tasks;
 using NUnit.Framework;
+using NetCoreServer.Buffers;
 using NetCoreServer.Engine;
 
 namespace NetCoreServer.Tests.Engine;

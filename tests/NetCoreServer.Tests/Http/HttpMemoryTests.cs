@@ -7,6 +7,7 @@ using System.Text;
 using System.Threading;
 using System.Threading.Tasks;
 using NUnit.Framework;
+using NetCoreServer.Buffers;
 using NetCoreServer.Engine;
 
 namespace NetCoreServer.Tests.Http;
