@@ -83,4 +83,10 @@ public sealed class LayerTests
         => Types().That().Are(s_udp).Should().NotDependOnAny(s_connections).AndShould().NotDependOnAny(s_protocols)
             .AndShould().NotDependOnAny(s_facade)
             .Because("datagrams have an engine of their own beside the stream one, under their public classes").Check(s_library);
+
+    [Test]
+    public void EveryNamespaceOfTheLibraryIsALayerTheRulesName()
+        => Types().That().ResideInNamespaceMatching(@"^NetCoreServer(\..+)?$")
+            .Should().ResideInNamespaceMatching(@"^NetCoreServer(\.(Buffers|Transports(\.Tls)?|Engine|Connections|Udp|Protocols(\.(Framing|Http|WebSockets))?))?$")
+            .Because("a namespace no rule names would escape them all: give it a layer here and in docs/architecture.md").Check(s_library);
 }
