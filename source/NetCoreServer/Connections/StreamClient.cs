@@ -8,6 +8,7 @@ using System.Threading.Tasks;
 using NetCoreServer.Connections;
 using NetCoreServer.Engine;
 using NetCoreServer.Protocols.Framing;
+using NetCoreServer.Protocols;
 using NetCoreServer.Transports;
 
 namespace NetCoreServer;
@@ -18,7 +19,7 @@ namespace NetCoreServer;
 /// OnConnected, OnEmpty, data hooks, OnDisconnecting, OnDisconnected. A failed connect raises OnError (unless the
 /// failure is ordinary, such as refused) and then OnDisconnected, so reconnecting from OnDisconnected covers both.
 /// </summary>
-public abstract class StreamClient : StreamConnection
+public abstract class StreamClient : StreamConnection, IProtocolClient
 {
     // Connecting (DNS, the connect, its timeout and cancel); this class raises the hooks around it and starts the engine.
     private readonly SocketConnector _connector = new();
@@ -218,6 +219,8 @@ public abstract class StreamClient : StreamConnection
     /// <summary>Closes the current connection at once, dropping what is queued (a protocol gave up on it: its state is unknown).</summary>
     /// <param name="reason">Why.</param>
     internal void Abort(DisconnectReason reason) => Engine?.Abort(reason);
+
+    void IProtocolClient.Abort(DisconnectReason reason) => Abort(reason);
 
     /// <summary>Disconnects, then connects synchronously. On an event loop's thread it throws, as <see cref="Connect"/> does: use <see cref="ReconnectAsync"/>.</summary>
     /// <returns>False if not connected or if the new connect failed.</returns>

@@ -27,7 +27,7 @@ namespace NetCoreServer;
 /// connection closes with <see cref="NetCoreServer.DisconnectReason.HandlerException"/>; a hook raised inline by your
 /// own call (a blocking <c>Receive</c>, a refused <c>SendAsync</c>) lets the exception reach that call.
 /// </remarks>
-public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
+public abstract partial class StreamConnection : IDisposable, IStreamSessionHost, IProtocolConnection
 {
     // The state of a connection: everything else (StreamConnection.*.cs) reaches it through the members of this file.
     // Allocated per connection, so nothing is added here on the idle path (docs/design/server.md).
@@ -175,17 +175,20 @@ public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
             DisconnectEngine(NetCoreServer.DisconnectReason.ProtocolError);
     }
 
-    /// <summary>A full <see cref="MessageInbox"/> holds the receive loop (inside the protocol's receive call).</summary>
-    internal void HoldForInbox() => HoldReceiving();
+    // What the protocols see of this connection (IProtocolConnection): they name no connection class.
+    IStreamProtocol? IProtocolConnection.Protocol => Protocol;
 
-    /// <summary>Ends <see cref="HoldForInbox"/> (any thread).</summary>
-    internal void ReleaseForInbox() => ReleaseReceiving();
+    /// <summary>A full <see cref="MessageInbox"/> holds the receive loop (inside the protocol's receive call).</summary>
+    void IProtocolConnection.HoldForInbox() => HoldReceiving();
+
+    /// <summary>Ends the hold of a full <see cref="MessageInbox"/> (any thread).</summary>
+    void IProtocolConnection.ReleaseForInbox() => ReleaseReceiving();
 
     /// <summary>A whole framed message arrived (on the receive loop).</summary>
-    internal void RaiseMessage(ReadOnlySpan<byte> message) => OnReceivedMessage(message);
+    void IProtocolConnection.RaiseMessage(ReadOnlySpan<byte> message) => OnReceivedMessage(message);
 
     /// <summary>The peer broke the framing (a message over the limit, or a length shorter than its field): OnError(MessageSize), then the connection closes as a protocol error.</summary>
-    internal void RefuseMessage()
+    void IProtocolConnection.RefuseMessage()
     {
         OnError(SocketError.MessageSize);
         DisconnectEngine(NetCoreServer.DisconnectReason.ProtocolError);

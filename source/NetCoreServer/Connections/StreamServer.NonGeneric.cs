@@ -17,7 +17,7 @@ namespace NetCoreServer;
 /// Sessions are not generic (NetCoreServer's <c>TcpSession(TcpServer)</c>), so this is how a session reaches its
 /// <see cref="StreamServer{TSession}"/>.
 /// </remarks>
-public abstract class StreamServer
+public abstract class StreamServer : IEngineOwner
 {
     private long _bytesSent;
     private long _bytesReceived;
@@ -86,6 +86,8 @@ public abstract class StreamServer
 
     /// <summary>The one timer wheel of this server's connections (idle, keep-alive, header and close timeouts).</summary>
     internal Engine.TimerWheel Timers { get; } = new();
+
+    TimerWheel IEngineOwner.Timers => Timers;
 
     private protected void ResetCounters()
     {

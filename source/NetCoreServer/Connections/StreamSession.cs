@@ -2,6 +2,7 @@ using System;
 using System.Net.Sockets;
 using System.Threading.Tasks;
 using NetCoreServer.Engine;
+using NetCoreServer.Protocols;
 using NetCoreServer.Transports;
 
 namespace NetCoreServer;
@@ -10,7 +11,7 @@ namespace NetCoreServer;
 /// A connection accepted by a <see cref="StreamServer{TSession}"/>: the server-side half that
 /// <see cref="TcpSession"/> and the other transports' sessions share.
 /// </summary>
-public abstract class StreamSession : StreamConnection
+public abstract class StreamSession : StreamConnection, IProtocolSession
 {
     // The server's shared session options, so a session makes no options object of its own until one is written.
     private protected StreamSession(StreamServer owner)
@@ -26,7 +27,7 @@ public abstract class StreamSession : StreamConnection
     /// The server that accepted this session (the transports' sessions expose it typed as <c>Server</c>), named by the
     /// options the session started from (its server's shared ones, or its own copy of them).
     /// </summary>
-    private protected StreamServer Owner => Limits.Owner!;
+    private protected StreamServer Owner => (StreamServer)Limits.Owner!;
 
     /// <summary>
     /// Starts a graceful disconnect and returns at once: new sends are refused, data already accepted is delivered

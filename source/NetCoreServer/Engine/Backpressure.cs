@@ -1,8 +1,6 @@
 using System.Diagnostics;
 using System.Threading;
 using System.Threading.Tasks;
-using NetCoreServer.Protocols.Http;
-using NetCoreServer.Protocols.WebSockets;
 
 namespace NetCoreServer.Engine;
 

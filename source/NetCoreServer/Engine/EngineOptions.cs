@@ -1,6 +1,5 @@
 using System;
 using System.Threading;
-using NetCoreServer.Connections;
 
 namespace NetCoreServer.Engine;
 
@@ -30,7 +29,7 @@ internal sealed class EngineOptions : ConnectionLimits
     /// a field of its own (one less per session), since it starts from its server's shared instance and a
     /// <see cref="Copy"/> keeps it.
     /// </summary>
-    public StreamServer? Owner { get; init; }
+    public IEngineOwner? Owner { get; init; }
 
     /// <summary>True for an instance several connections read: it is never written again; a writer takes a <see cref="Copy"/>.</summary>
     public bool Shared { get; private set; }

@@ -1,4 +1,5 @@
 using System.Threading;
+using NetCoreServer.Buffers;
 
 namespace NetCoreServer.Engine;
 

@@ -3,8 +3,6 @@ using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Threading;
 using System.Threading.Tasks;
-using NetCoreServer.Protocols.Http;
-using NetCoreServer.Protocols.WebSockets;
 using NetCoreServer.Transports;
 
 namespace NetCoreServer.Engine;
@@ -229,7 +227,7 @@ internal sealed partial class SendPipeline : IThreadPoolWorkItem
             if (!_engine.AcceptsSends)
                 return 0;
             SettleLocked();
-            var onLoop = Transports.EventLoop.IsLoopThread;
+            var onLoop = IStreamTransport.IsLoopThread;
             direct = _engine.Ready && !Running && _queue.IsEmpty && !onLoop;
             if (direct)
             {

@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Generic;
 using System.Threading;
+using NetCoreServer.Buffers;
 
 namespace NetCoreServer.Engine;
 

@@ -3,8 +3,6 @@ using System.Diagnostics;
 using System.Net.Sockets;
 using System.Threading;
 using System.Threading.Tasks;
-using NetCoreServer.Protocols.Http;
-using NetCoreServer.Protocols.WebSockets;
 using NetCoreServer.Transports;
 
 namespace NetCoreServer.Engine;

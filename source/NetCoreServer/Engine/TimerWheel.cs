@@ -48,8 +48,8 @@ internal sealed class TimerWheel
     /// <summary>The process-wide wheel of clients (which have no server) and of anything else without one.</summary>
     public static TimerWheel Shared { get; } = new();
 
-    /// <summary>The wheel of the connections of <paramref name="server"/>, or <see cref="Shared"/> without a server.</summary>
-    public static TimerWheel For(StreamServer? server) => server?.Timers ?? Shared;
+    /// <summary>The wheel of the connections of <paramref name="owner"/> (their server), or <see cref="Shared"/> without one.</summary>
+    public static TimerWheel For(IEngineOwner? owner) => owner?.Timers ?? Shared;
 
     /// <summary>The tick length: an entry expires at most this late.</summary>
     public TimeSpan Resolution => TimeSpan.FromMilliseconds(_tickMs);

@@ -1,4 +1,5 @@
 using System;
+using NetCoreServer.Buffers;
 using NetCoreServer.Engine;
 
 namespace NetCoreServer.Protocols;
@@ -22,7 +23,7 @@ internal sealed class ProtocolFeed
     /// hold ended), until it consumes nothing more, and keeps the rest. False when the rest reached
     /// <paramref name="limit"/> (a message that cannot complete): then nothing is kept and the caller closes the connection.
     /// </summary>
-    public bool Feed(StreamConnection connection, ReadOnlySpan<byte> chunk, int limit)
+    public bool Feed(IProtocolConnection connection, ReadOnlySpan<byte> chunk, int limit)
     {
         var data = _length == 0 ? chunk : Append(chunk);
         var consumed = 0;

@@ -5,7 +5,6 @@ using System.Net.Sockets;
 using System.Threading;
 using System.Threading.Tasks;
 using System.Threading.Tasks.Sources;
-using NetCoreServer.Engine;
 
 namespace NetCoreServer.Transports;
 

@@ -223,7 +223,7 @@ internal sealed class EventLoop
                 if (error == Native.EINTR)
                     continue;
                 if (backoff == 0)
-                    EventLoops.Report(new SocketException(error));
+                    LoopFaults.Report(new SocketException(error));
                 backoff = Math.Min(MaxBackoffMs, Math.Max(FirstBackoffMs, backoff * 2));
                 Thread.Sleep(backoff);
                 continue;
@@ -287,7 +287,7 @@ internal sealed class EventLoop
     /// <summary>An exception from the library's own code (hooks have theirs caught before): reported, and the connection closed.</summary>
     private static void Faulted(EpollTransport transport, Exception exception)
     {
-        EventLoops.Report(exception);
+        LoopFaults.Report(exception);
         try
         {
             transport.Fault();

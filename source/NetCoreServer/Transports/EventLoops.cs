@@ -1,4 +1,5 @@
 using System;
+using NetCoreServer.Transports;
 
 namespace NetCoreServer;
 
@@ -18,24 +19,9 @@ public static class EventLoops
     /// unexpected <c>epoll_wait</c> error (a <see cref="System.Net.Sockets.SocketException"/>, raised once per streak;
     /// the loop retries, backing off to one second). See docs/design/event-loops.md.
     /// </remarks>
-    public static event Action<Exception>? Error;
-
-    /// <summary>Raises <see cref="Error"/>; a handler that throws does not reach the loop.</summary>
-    internal static void Report(Exception exception)
+    public static event Action<Exception>? Error
     {
-        var handlers = Error;
-        if (handlers == null)
-            return;
-        foreach (var handler in handlers.GetInvocationList())
-        {
-            try
-            {
-                ((Action<Exception>)handler)(exception);
-            }
-            catch (Exception)
-            {
-                // A diagnostics handler must not end the loop it reports on.
-            }
-        }
+        add => LoopFaults.Raised += value;
+        remove => LoopFaults.Raised -= value;
     }
 }

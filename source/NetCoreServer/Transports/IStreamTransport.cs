@@ -3,7 +3,6 @@ using System.Collections.Generic;
 using System.Net;
 using System.Net.Sockets;
 using System.Threading.Tasks;
-using NetCoreServer.Engine;
 
 namespace NetCoreServer.Transports;
 
@@ -16,6 +15,12 @@ namespace NetCoreServer.Transports;
 /// </summary>
 internal interface IStreamTransport : IDisposable
 {
+    /// <summary>
+    /// True on a thread of the library's event loops, where no call may block (the engine queues a blocking send there
+    /// instead): the one thing the engine asks about threads, so that it names no concrete transport.
+    /// </summary>
+    static bool IsLoopThread => EventLoop.IsLoopThread;
+
     /// <summary>The connected socket under the transport; null for a transport without one (the engine tests' in-memory one).</summary>
     Socket? Socket => null;
 

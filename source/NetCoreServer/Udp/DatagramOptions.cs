@@ -1,6 +1,6 @@
 using System;
 using System.Threading;
-using NetCoreServer.Connections;
+using NetCoreServer.Engine;
 
 namespace NetCoreServer.Udp;
 
@@ -8,7 +8,7 @@ namespace NetCoreServer.Udp;
 /// The limits a running engine reads. The server or client owns one and its Option properties write through, so
 /// a change applies at once (a new send limit to the next SendAsync, continuous receive to the next datagram).
 /// </summary>
-internal sealed class DatagramOptions : NetCoreServer.Connections.ConnectionLimits
+internal sealed class DatagramOptions : ConnectionLimits
 {
     /// <summary>Enough for any UDP datagram (the IPv4 payload limit is 65,507 bytes, the IPv6 one 65,527).</summary>
     public const int MaxDatagramSize = 65536;

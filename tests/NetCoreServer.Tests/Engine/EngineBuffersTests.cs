@@ -2,6 +2,7 @@ using System;
 using System.Threading.Tasks;
 using NetCoreServer.Testing;
 using NUnit.Framework;
+using NetCoreServer.Buffers;
 using NetCoreServer.Engine;
 
 namespace NetCoreServer.Tests.Engine;

@@ -8,6 +8,7 @@ using System.Threading;
 using System.Threading.Tasks;
 using NetCoreServer.Testing;
 using NUnit.Framework;
+using NetCoreServer.Buffers;
 using NetCoreServer.Engine;
 
 namespace NetCoreServer.Tests.Http;

@@ -1,5 +1,6 @@
 using System;
 using System.Threading.Tasks;
+using NetCoreServer.Buffers;
 using NetCoreServer.Engine;
 using NetCoreServer.Stress;
 using NetCoreServer.Testing;

@@ -6,6 +6,7 @@ using System.Security.Authentication;
 using System.Security.Cryptography.X509Certificates;
 using System.Threading.Tasks;
 using NetCoreServer.Certificates;
+using NetCoreServer.Connections;
 using NetCoreServer.Transports.Tls;
 using NetCoreServer.Tests.Support;
 using NUnit.Framework;

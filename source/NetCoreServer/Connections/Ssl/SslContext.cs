@@ -6,7 +6,7 @@ using System.Security.Authentication;
 using System.Security.Cryptography.X509Certificates;
 using System.Threading;
 using System.Threading.Tasks;
-using NetCoreServer.Transports.Tls;
+using NetCoreServer.Connections;
 
 namespace NetCoreServer;
 

@@ -8,7 +8,7 @@ namespace NetCoreServer.Protocols.Framing;
 /// <c>OnReceivedMessage</c> as a span over the receive buffer (no copy); a partial message stays with the engine until
 /// the rest arrives. One per connection, on the receive loop only (calls never overlap).
 /// </summary>
-internal sealed class FramedProtocol(StreamConnection connection, MessageFraming framing) : IStreamProtocol, IMessageSource
+internal sealed class FramedProtocol(IProtocolConnection connection, MessageFraming framing) : IStreamProtocol, IMessageSource
 {
     // How far a delimiter search got into the message at the front (so a long message is not searched again per read).
     private int _scanned;
@@ -47,7 +47,7 @@ internal sealed class FramedProtocol(StreamConnection connection, MessageFraming
     /// <summary>A new connection starts (a client reconnecting): nothing of the last one is searched.</summary>
     public void Restart() => _scanned = 0;
 
-    MessageInbox IMessageSource.OpenInbox(StreamConnection owner, int capacity) => _inbox.Open(owner, capacity);
+    MessageInbox IMessageSource.OpenInbox(IProtocolConnection owner, int capacity) => _inbox.Open(owner, capacity);
 
     void IMessageSource.CloseInbox(MessageInbox inbox) => _inbox.Close(inbox);
 

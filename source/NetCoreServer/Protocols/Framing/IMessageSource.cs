@@ -6,7 +6,7 @@ namespace NetCoreServer.Protocols.Framing;
 internal interface IMessageSource
 {
     /// <summary>Starts an enumeration over <paramref name="connection"/>'s messages; one at a time.</summary>
-    MessageInbox OpenInbox(StreamConnection connection, int capacity);
+    MessageInbox OpenInbox(IProtocolConnection connection, int capacity);
 
     /// <summary>The enumeration ended (finished, cancelled or abandoned): messages go to the hooks alone again.</summary>
     void CloseInbox(MessageInbox inbox);
@@ -23,7 +23,7 @@ internal struct InboxSlot
     /// <summary>The running enumeration's inbox, or null.</summary>
     public MessageInbox? Current => Volatile.Read(ref _inbox);
 
-    public MessageInbox Open(StreamConnection connection, int capacity)
+    public MessageInbox Open(IProtocolConnection connection, int capacity)
     {
         var inbox = new MessageInbox(connection, capacity);
         if (Interlocked.CompareExchange(ref _inbox, inbox, null) != null)

@@ -15,7 +15,7 @@ namespace NetCoreServer.Protocols.Framing;
 /// One writer (the receive loop) and one reader (the enumeration). A hold is taken only inside the protocol's receive
 /// call and ended by whichever side sees room first (<see cref="Resume"/> is idempotent).
 /// </remarks>
-internal sealed class MessageInbox(StreamConnection connection, int capacity)
+internal sealed class MessageInbox(IProtocolConnection connection, int capacity)
 {
     private readonly Channel<byte[]> _channel = Channel.CreateBounded<byte[]>(new BoundedChannelOptions(capacity + 1)
     {

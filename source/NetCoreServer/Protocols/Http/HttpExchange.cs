@@ -20,7 +20,7 @@ internal sealed class HttpExchange
     private readonly SemaphoreSlim _gate = new(1, 1);
     private TaskCompletionSource<HttpResponse>? _pending;
 
-    public async Task<HttpResponse> Send(StreamClient client, Func<bool> send, TimeSpan? timeout)
+    public async Task<HttpResponse> Send(IProtocolClient client, Func<bool> send, TimeSpan? timeout)
     {
         var limit = timeout ?? DefaultTimeout;
         using var expiry = new CancellationTokenSource(limit);

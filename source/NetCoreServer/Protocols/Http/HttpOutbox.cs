@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using NetCoreServer.Buffers;
 using NetCoreServer.Engine;
 
 namespace NetCoreServer.Protocols.Http;

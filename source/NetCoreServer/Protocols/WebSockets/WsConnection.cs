@@ -335,7 +335,7 @@ internal sealed class WsConnection : IStreamProtocol, IMessageSource, IDisposabl
         CloseAndDisconnect(status, Encoding.ASCII.GetBytes(reason), DisconnectReason.ProtocolError);
     }
 
-    MessageInbox IMessageSource.OpenInbox(StreamConnection connection, int capacity) => _inbox.Open(connection, capacity);
+    MessageInbox IMessageSource.OpenInbox(IProtocolConnection connection, int capacity) => _inbox.Open(connection, capacity);
 
     void IMessageSource.CloseInbox(MessageInbox inbox) => _inbox.Close(inbox);
 

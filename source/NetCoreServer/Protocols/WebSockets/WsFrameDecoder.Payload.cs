@@ -1,6 +1,7 @@
 using System;
 using System.Buffers.Binary;
 using System.Text.Unicode;
+using NetCoreServer.Buffers;
 using NetCoreServer.Engine;
 using NetCoreServer.Protocols.Http;
 

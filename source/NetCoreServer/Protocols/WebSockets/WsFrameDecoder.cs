@@ -1,5 +1,6 @@
 using System;
 using System.Buffers.Binary;
+using NetCoreServer.Buffers;
 using NetCoreServer.Engine;
 using NetCoreServer.Protocols.Http;
 

@@ -1,5 +1,4 @@
 using System;
-using NetCoreServer.Connections;
 
 namespace NetCoreServer.Protocols.WebSockets;
 
@@ -17,7 +16,7 @@ internal sealed class WsMulticaster
     public WsOptions Options { get; } = new();
 
     /// <summary>Under the server's multicast lock: no lock of the session is taken (its hooks may multicast while sending).</summary>
-    public static bool ReceivesMulticast(StreamSession session) => session is IWsServerSession { Framer.IsOpen: true };
+    public static bool ReceivesMulticast(IProtocolSession session) => session is IWsServerSession { Framer.IsOpen: true };
 
     /// <summary>
     /// Encodes one server frame and queues its bytes on every upgraded session; a text or binary message then goes to the
@@ -38,8 +37,11 @@ internal sealed class WsMulticaster
         return Multicast(opcode, bytes.Span);
     }
 
-    /// <summary>One frame, encoded once, on the upgraded sessions <paramref name="filter"/> admits; never relayed.</summary>
-    public bool MulticastLocal(WsOpcode opcode, ReadOnlySpan<byte> payload, Func<StreamSession, bool>? filter)
+    /// <summary>
+    /// One frame, encoded once, on the upgraded sessions <paramref name="filter"/> admits; never relayed. The filter is
+    /// the server's (a <c>Func&lt;StreamSession, bool&gt;</c>), handed back to it unread: this class names no session class.
+    /// </summary>
+    public bool MulticastLocal(WsOpcode opcode, ReadOnlySpan<byte> payload, Delegate? filter)
     {
         if (WsFrameEncoder.IsControl(opcode) && payload.Length > WsFrameEncoder.MaxControlPayload)
             return false;
@@ -50,7 +52,7 @@ internal sealed class WsMulticaster
     public static WsOpcode OpcodeOf(MulticastKind kind) => kind == MulticastKind.Text ? WsOpcode.Text : WsOpcode.Binary;
 
     /// <summary>A text or binary message to one upgraded session; false for a session not (or no longer) open.</summary>
-    public static bool SendKind(StreamSession session, MulticastKind kind, ReadOnlySpan<byte> payload)
+    public static bool SendKind(IProtocolSession session, MulticastKind kind, ReadOnlySpan<byte> payload)
         => kind == MulticastKind.Raw
             ? session.SendAsync(payload)
             : session is IWsServerSession { Framer: { IsOpen: true } framer } && framer.Send(OpcodeOf(kind), payload, blocking: false) > 0;
@@ -59,7 +61,7 @@ internal sealed class WsMulticaster
     /// <see cref="StreamServer.MulticastRelayed"/> of a WebSocket server: text and binary payloads are framed here; raw
     /// bytes are taken only as whole data frames (<see cref="WsRelayedFrames"/>), whose messages are framed again here.
     /// </summary>
-    public RelayedVerdict MulticastRelayed(MulticastKind kind, ReadOnlySpan<byte> payload, Func<StreamSession, bool>? filter)
+    public RelayedVerdict MulticastRelayed(MulticastKind kind, ReadOnlySpan<byte> payload, Delegate? filter)
     {
         if (kind != MulticastKind.Raw)
         {
@@ -75,7 +77,7 @@ internal sealed class WsMulticaster
     }
 
     /// <summary><see cref="StreamServer.SendRelayed"/> of a WebSocket server, under the rule of <see cref="MulticastRelayed"/>.</summary>
-    public static RelayedVerdict SendRelayed(StreamSession? session, MulticastKind kind, ReadOnlySpan<byte> payload, int maxMessageSize)
+    public static RelayedVerdict SendRelayed(IProtocolSession? session, MulticastKind kind, ReadOnlySpan<byte> payload, int maxMessageSize)
     {
         if (kind != MulticastKind.Raw)
         {

@@ -1,5 +1,4 @@
 using System;
-using NetCoreServer.Connections;
 
 namespace NetCoreServer.Protocols.WebSockets;
 

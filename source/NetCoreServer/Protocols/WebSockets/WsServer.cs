@@ -213,9 +213,9 @@ public class WsServer : HttpServer, IWebSocket, IWsServerHost
     /// <returns>False if the server is not started.</returns>
     public bool MulticastPing(byte[] buffer, long offset, long size) => MulticastPing(buffer.AsSpan(checked((int)offset), checked((int)size)));
 
-    StreamSession[] IWsServerHost.Sessions => SessionSnapshot;
+    IProtocolSession[] IWsServerHost.Sessions => SessionSnapshot;
 
-    bool IWsServerHost.PublishFrames(ReadOnlySpan<byte> frames, Func<StreamSession, bool>? filter) => PublishLocal(frames, filter);
+    bool IWsServerHost.PublishFrames(ReadOnlySpan<byte> frames, Delegate? filter) => PublishLocal(frames, (Func<StreamSession, bool>?)filter);
 
     private protected override bool MulticastMessageLocal(MulticastKind kind, ReadOnlySpan<byte> payload, Func<StreamSession, bool>? filter)
         => _ws.MulticastLocal(WsMulticaster.OpcodeOf(kind), payload, filter);

@@ -8,7 +8,7 @@ using System.Security.Authentication;
 using System.Security.Cryptography.X509Certificates;
 using System.Threading;
 using System.Threading.Tasks;
-using NetCoreServer.Engine;
+using NetCoreServer.Buffers;
 
 namespace NetCoreServer.Transports.Tls;
 

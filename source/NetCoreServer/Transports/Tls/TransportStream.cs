@@ -9,7 +9,6 @@ using System.Runtime.InteropServices;
 using System.Threading;
 using System.Threading.Tasks;
 using System.Threading.Tasks.Sources;
-using NetCoreServer.Engine;
 
 namespace NetCoreServer.Transports.Tls;
 

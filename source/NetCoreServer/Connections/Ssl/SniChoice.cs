@@ -2,7 +2,7 @@ using System;
 using System.Net.Security;
 using System.Security.Cryptography.X509Certificates;
 
-namespace NetCoreServer.Transports.Tls;
+namespace NetCoreServer.Connections;
 
 /// <summary>One handshake's SNI choice: the selector's certificate for the host the client named, else the fallback.</summary>
 internal sealed class SniChoice(SslContext owner, SslServerAuthenticationOptions options, Func<string?, X509Certificate?> selector, X509Certificate? fallback)

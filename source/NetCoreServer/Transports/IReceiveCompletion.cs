@@ -1,5 +1,4 @@
-using NetCoreServer.Transports;
-namespace NetCoreServer.Engine;
+namespace NetCoreServer.Transports;
 
 /// <summary>
 /// Told when a receive started with <see cref="IStreamTransport.TryReceive"/> completes later: the engine's receive loop

@@ -1,7 +1,7 @@
 using System;
 using System.Text.Unicode;
 
-namespace NetCoreServer.Connections;
+namespace NetCoreServer.Protocols;
 
 /// <summary>The checks every server makes on a relayed payload before its own rule: a known kind, and text that is UTF-8.</summary>
 internal static class RelayedPayload

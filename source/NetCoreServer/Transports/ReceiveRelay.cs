@@ -2,9 +2,8 @@ using System;
 using System.Net.Sockets;
 using System.Runtime.CompilerServices;
 using System.Threading.Tasks;
-using NetCoreServer.Transports;
 
-namespace NetCoreServer.Engine;
+namespace NetCoreServer.Transports;
 
 /// <summary>
 /// <see cref="IStreamTransport.TryReceive"/> for a transport whose receive is a <see cref="ValueTask{TResult}"/> (TLS,

@@ -3,7 +3,7 @@ using System.Buffers;
 using System.Collections.Generic;
 using System.Threading;
 
-namespace NetCoreServer.Engine;
+namespace NetCoreServer.Buffers;
 
 /// <summary>
 /// The stream engine's buffers: small ones (up to 64 KiB) from the shared <see cref="ArrayPool{T}"/>, large ones from a

@@ -1,6 +1,6 @@
 using System.Threading;
 
-namespace NetCoreServer.Connections;
+namespace NetCoreServer.Engine;
 
 /// <summary>
 /// The two limits every engine shares, stream and datagram alike, with the same meaning: how large a receive may

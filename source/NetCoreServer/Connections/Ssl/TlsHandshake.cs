@@ -5,7 +5,7 @@ using System.Security.Cryptography.X509Certificates;
 using System.Threading;
 using System.Threading.Tasks;
 
-namespace NetCoreServer.Transports.Tls;
+namespace NetCoreServer.Connections;
 
 /// <summary>
 /// The handshakes an <see cref="SslContext"/> configures: the options read from it when a handshake starts and the
