@@ -15,9 +15,6 @@ internal sealed class TypeRenamer : CSharpSyntaxRewriter
     /// <summary>Creates a renamer for the pairs given as model name to twin name.</summary>
     public TypeRenamer(Dictionary<string, string> twinOf) => _twinOf = twinOf;
 
-    /// <summary>The twin's name for a model class name, or the name itself.</summary>
-    public string Rename(string name) => _twinOf.TryGetValue(name, out var twin) ? twin : name;
-
     /// <inheritdoc/>
     public override SyntaxToken VisitToken(SyntaxToken token) =>
         token.IsKind(SyntaxKind.IdentifierToken) && _twinOf.TryGetValue(token.ValueText, out var twin)
