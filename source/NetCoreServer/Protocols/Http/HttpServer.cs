@@ -58,7 +58,7 @@ public class HttpServer : TcpServer
     }
 
     /// <summary>Creates the session object for a newly accepted connection; override to return your subclass.</summary>
-    /// <returns>A new <see cref="HttpSession"/>.</returns>
+    /// <returns>A new <see cref="HttpSession"/> (an <see cref="HttpsSession"/> from an <see cref="HttpsServer"/>: the twin gets these docs).</returns>
     protected override TcpSession CreateSession() => new HttpSession(this);
 
     /// <summary>The static content: prepared responses by URL path, refreshed when the files change.</summary>

@@ -1,8 +1,6 @@
 using System;
 using System.Net;
 using System.Net.Sockets;
-using System.Threading.Tasks;
-using NetCoreServer.Protocols.Http;
 
 namespace NetCoreServer;
 
@@ -13,10 +11,9 @@ namespace NetCoreServer;
 /// <see cref="TimeoutException"/>, <see cref="System.IO.IOException"/> (connect refused, connection reset or closed) or
 /// <see cref="System.IO.InvalidDataException"/> (a malformed response); it never hangs past its timeout (default 1 minute).
 /// </summary>
-public class HttpsClientEx : HttpsClient
+[TwinOf(typeof(HttpClientEx))]
+public partial class HttpsClientEx : HttpsClient
 {
-    private readonly HttpExchange _exchange = new();
-
     /// <param name="context">TLS settings (validation, client certificate, protocols).</param>
     /// <summary>Creates a client for an IP address and port.</summary>
     /// <param name="address">Server address.</param>
@@ -58,40 +55,4 @@ public class HttpsClientEx : HttpsClient
         : base(context, endpoint)
     {
     }
-
-    /// <inheritdoc cref="HttpClientEx.SendRequest(TimeSpan?)"/>
-    public Task<HttpResponse> SendRequest(TimeSpan? timeout = null) => SendRequest(Request, timeout);
-
-    /// <inheritdoc cref="HttpClientEx.SendRequest(HttpRequest, TimeSpan?)"/>
-    public Task<HttpResponse> SendRequest(HttpRequest request, TimeSpan? timeout = null) => _exchange.Send(this, () => SendRequestAsync(request), timeout);
-
-    /// <inheritdoc cref="HttpClientEx.SendHeadRequest(string, TimeSpan?)"/>
-    public Task<HttpResponse> SendHeadRequest(string url, TimeSpan? timeout = null) => SendRequest(Request.MakeHeadRequest(url), timeout);
-
-    /// <inheritdoc cref="HttpClientEx.SendGetRequest(string, TimeSpan?)"/>
-    public Task<HttpResponse> SendGetRequest(string url, TimeSpan? timeout = null) => SendRequest(Request.MakeGetRequest(url), timeout);
-
-    /// <inheritdoc cref="HttpClientEx.SendPostRequest(string, string, TimeSpan?)"/>
-    public Task<HttpResponse> SendPostRequest(string url, string content, TimeSpan? timeout = null) => SendRequest(Request.MakePostRequest(url, content), timeout);
-
-    /// <inheritdoc cref="HttpClientEx.SendPutRequest(string, string, TimeSpan?)"/>
-    public Task<HttpResponse> SendPutRequest(string url, string content, TimeSpan? timeout = null) => SendRequest(Request.MakePutRequest(url, content), timeout);
-
-    /// <inheritdoc cref="HttpClientEx.SendDeleteRequest(string, TimeSpan?)"/>
-    public Task<HttpResponse> SendDeleteRequest(string url, TimeSpan? timeout = null) => SendRequest(Request.MakeDeleteRequest(url), timeout);
-
-    /// <inheritdoc cref="HttpClientEx.SendOptionsRequest(string, TimeSpan?)"/>
-    public Task<HttpResponse> SendOptionsRequest(string url, TimeSpan? timeout = null) => SendRequest(Request.MakeOptionsRequest(url), timeout);
-
-    /// <inheritdoc cref="HttpClientEx.SendTraceRequest(string, TimeSpan?)"/>
-    public Task<HttpResponse> SendTraceRequest(string url, TimeSpan? timeout = null) => SendRequest(Request.MakeTraceRequest(url), timeout);
-
-    /// <inheritdoc cref="HttpClientEx.OnReceivedResponse(HttpResponse)"/>
-    protected override void OnReceivedResponse(HttpResponse response) => _exchange.Answered(response);
-
-    /// <inheritdoc cref="HttpClientEx.OnReceivedResponseError(HttpResponse, string)"/>
-    protected override void OnReceivedResponseError(HttpResponse response, string error) => _exchange.Refused(error);
-
-    /// <inheritdoc cref="HttpClientEx.OnDisconnected()"/>
-    protected override void OnDisconnected() => _exchange.Closed();
 }

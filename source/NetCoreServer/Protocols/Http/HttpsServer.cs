@@ -1,8 +1,6 @@
-using System;
 using System.Net;
 using System.Net.Sockets;
 using NetCoreServer.Connections;
-using NetCoreServer.Protocols.Http;
 
 namespace NetCoreServer;
 
@@ -11,10 +9,9 @@ namespace NetCoreServer;
 /// <see cref="CreateSession"/> to return your subclass). Serves static content from <see cref="Cache"/> and holds the
 /// limits and timeouts of its sessions in <see cref="Http"/>.
 /// </summary>
-public class HttpsServer : SslServer
+[TwinOf(typeof(HttpServer))]
+public partial class HttpsServer : SslServer
 {
-    private readonly HttpSite _site = new();
-
     /// <param name="context">TLS settings (server certificate, protocols, validation).</param>
     /// <summary>Creates a server for an IP address and port.</summary>
     /// <param name="address">Address to listen on.</param>
@@ -59,33 +56,4 @@ public class HttpsServer : SslServer
         : base(context, EndpointSpec.Of(endpoint))
     {
     }
-
-    /// <summary>Creates the session object for a newly accepted connection; override to return your subclass.</summary>
-    /// <returns>A new <see cref="HttpsSession"/>.</returns>
-    protected override SslSession CreateSession() => new HttpsSession(this);
-
-    /// <inheritdoc cref="HttpServer.Cache"/>
-    public FileCache Cache => _site.Cache;
-
-    // Shared with the sessions, which read the cache and limits through it.
-    internal HttpSite Site => _site;
-
-    /// <inheritdoc cref="HttpServer.Http"/>
-    public HttpOptions Http => _site.Options;
-
-    /// <inheritdoc cref="HttpServer.AddStaticContent(string, string, string, TimeSpan?)"/>
-    public void AddStaticContent(string path, string prefix = "/", string filter = "*.*", TimeSpan? timeout = null) => _site.AddStaticContent(path, prefix, filter, timeout);
-
-    /// <inheritdoc cref="HttpServer.RemoveStaticContent(string)"/>
-    public void RemoveStaticContent(string path) => _site.RemoveStaticContent(path);
-
-    /// <inheritdoc cref="HttpServer.ClearStaticContent()"/>
-    public void ClearStaticContent() => _site.ClearStaticContent();
-
-    // Bytes from outside written into an HTTP stream would be read as (part of) a response: nothing is taken.
-    private protected override RelayedVerdict MulticastRelayedLocal(MulticastKind kind, ReadOnlySpan<byte> payload, Func<StreamSession, bool>? filter)
-        => RelayedVerdict.RefusedKind;
-
-    private protected override RelayedVerdict SendRelayedLocal(SslSession? session, MulticastKind kind, ReadOnlySpan<byte> payload)
-        => RelayedVerdict.RefusedKind;
 }

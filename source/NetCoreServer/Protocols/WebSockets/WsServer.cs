@@ -52,7 +52,7 @@ public class WsServer : HttpServer, IWebSocket, IWsServerHost
         => _ws = new WsMulticaster(this);
 
     /// <summary>Creates the session object for a newly accepted connection; override to return your subclass.</summary>
-    /// <returns>A new <see cref="WsSession"/>.</returns>
+    /// <returns>A new <see cref="WsSession"/> (a <see cref="WssSession"/> from a <see cref="WssServer"/>: the twin gets these docs).</returns>
     protected override TcpSession CreateSession() => new WsSession(this);
 
     /// <summary>WebSocket settings of this server's sessions (message size limit, close timeout, keep-alive, deflate, subprotocols).</summary>
