@@ -1,6 +1,5 @@
 using System;
-using System.Collections.Generic;
-using System.Threading;
+using NetCoreServer.Compat.Caching;
 using NetCoreServer.Protocols.Http;
 
 
@@ -36,7 +35,7 @@ namespace NetCoreServer;
 /// skipped instead of failing <see cref="InsertPath"/>.
 /// </para>
 /// </remarks>
-public partial class FileCache : IDisposable
+public class FileCache : IDisposable
 {
     /// <summary>
     /// Called for every file read from an inserted directory, with its key and content; it decides what is cached
@@ -54,29 +53,14 @@ public partial class FileCache : IDisposable
     public const long DefaultMaxTotalSize = 256L * 1024 * 1024;
 
     /// <summary>Bytes charged to <see cref="TotalSize"/> for each entry besides its value and key (the cache's bookkeeping).</summary>
-    internal const int EntryOverhead = 128;
+    internal const int EntryOverhead = CacheStore.EntryOverhead;
 
-    /// <summary>What an entry of <paramref name="valueLength"/> bytes under <paramref name="key"/> adds to <see cref="TotalSize"/>.</summary>
-    private static long CostOf(long valueLength, string key) => valueLength + 2L * key.Length + EntryOverhead;
+    private static readonly InsertHandler s_addHandler = static (cache, key, value, timeout) => cache.Add(key, value, timeout);
 
-    private readonly Lock _lock = new();
-    private readonly TimeProvider _time;
-    private readonly Dictionary<string, Entry> _entries = new(StringComparer.Ordinal);
-
-    // Entries read from files, most recently used first: the ones eviction may drop.
-    private readonly LinkedList<Entry> _fileEntries = new();
-
-    // Entries with a timeout by expiry time; replaced and removed entries stay until they come up (see SweepLocked).
-    private PriorityQueue<Entry, long> _expiries = new();
-
-    private long _totalSize;
-    private long _fileEntriesSize;
-    private long _maxTotalSize = DefaultMaxTotalSize;
-    private bool _disposed;
-
-    // Set once anything was put in (an entry or a directory), never cleared: until then a request's lookup has nothing
-    // to find and takes no lock (a server that serves no static content pays nothing for the cache on every GET).
-    private volatile bool _used;
+    // The three jobs (docs/design/file-cache.md): the entries, the served directories' files, and (inside each
+    // directory) which key names which file.
+    private readonly CacheStore _store;
+    private readonly StaticFiles _files;
 
     /// <summary>Creates an empty cache bounded by <see cref="DefaultMaxTotalSize"/>.</summary>
     public FileCache()
@@ -85,7 +69,17 @@ public partial class FileCache : IDisposable
     }
 
     /// <summary>Creates an empty cache on a given clock (tests drive timeouts with it).</summary>
-    internal FileCache(TimeProvider time) => _time = time;
+    internal FileCache(TimeProvider time)
+    {
+        _store = new CacheStore(time, DefaultMaxTotalSize);
+        _files = new StaticFiles(this, _store);
+    }
+
+    /// <summary>
+    /// The file whose <see cref="InsertHandler"/> is running on this thread (its path, Content-Type, ETag and
+    /// Last-Modified), so a handler that caches a whole HTTP response can put them in; null outside a handler.
+    /// </summary>
+    internal static StaticFile? LoadingFile => StaticFiles.LoadingFile;
 
     /// <summary>True when nothing is cached.</summary>
     public bool Empty => Size == 0;
@@ -94,27 +88,10 @@ public partial class FileCache : IDisposable
     public bool IsEmpty => Empty;
 
     /// <summary>How many entries are cached (expired ones are dropped first).</summary>
-    public int Size
-    {
-        get
-        {
-            lock (_lock)
-            {
-                SweepLocked(Now());
-                return _entries.Count;
-            }
-        }
-    }
+    public int Size => _store.Count;
 
     /// <summary>Bytes the cache holds: every value, two bytes per key character and 128 bytes of bookkeeping per entry.</summary>
-    public long TotalSize
-    {
-        get
-        {
-            lock (_lock)
-                return _totalSize;
-        }
-    }
+    public long TotalSize => _store.TotalSize;
 
     /// <summary>
     /// The most <see cref="TotalSize"/> may reach (default <see cref="DefaultMaxTotalSize"/>, 256 MiB); protects the
@@ -124,20 +101,11 @@ public partial class FileCache : IDisposable
     /// <exception cref="ArgumentOutOfRangeException">The value is not positive.</exception>
     public long MaxTotalSize
     {
-        get
-        {
-            lock (_lock)
-                return _maxTotalSize;
-        }
+        get => _store.MaxTotalSize;
         set
         {
             ArgumentOutOfRangeException.ThrowIfNegativeOrZero(value);
-            lock (_lock)
-            {
-                _maxTotalSize = value;
-                while (_totalSize > _maxTotalSize && _fileEntries.Last is { } oldest)
-                    RemoveLocked(oldest.Value);
-            }
+            _store.MaxTotalSize = value;
         }
     }
 
@@ -153,22 +121,8 @@ public partial class FileCache : IDisposable
     {
         ArgumentNullException.ThrowIfNull(key);
         ArgumentNullException.ThrowIfNull(value);
-        var source = t_loading is { } loading && loading.Cache == this ? loading.Source : null;
-        var now = Now();
-        lock (_lock)
-        {
-            if (_disposed || source is { Path.Removed: true })
-                return false;
-            SweepLocked(now);
-            _entries.TryGetValue(key, out var existing);
-            var entry = new Entry(key, value, ExpiryFrom(now, timeout), source);
-            if (!MakeRoomLocked(entry.Cost - (existing?.Cost ?? 0), existing))
-                return false;
-            if (existing != null)
-                RemoveLocked(existing);
-            InsertLocked(entry);
-            return true;
-        }
+        // From an InsertHandler: the entry is the file's, evictable and checked against the disk.
+        return _store.Add(key, value, timeout, _files.LoadingOrigin);
     }
 
     /// <summary>
@@ -188,7 +142,7 @@ public partial class FileCache : IDisposable
     public bool TryGetValue(string key, out byte[] value)
     {
         ArgumentNullException.ThrowIfNull(key);
-        var entry = Lookup(key, loadMissing: true);
+        var entry = _files.Lookup(key, loadMissing: true);
         value = entry?.Value ?? [];
         return entry != null;
     }
@@ -199,20 +153,42 @@ public partial class FileCache : IDisposable
     public bool Remove(string key)
     {
         ArgumentNullException.ThrowIfNull(key);
-        lock (_lock)
-        {
-            if (!_entries.TryGetValue(key, out var entry))
-                return false;
-            RemoveLocked(entry);
-            return true;
-        }
+        return _store.Remove(key);
     }
+
+    /// <summary>
+    /// Caches the files below directory <paramref name="path"/> under keys "<paramref name="prefix"/>/relative/path"
+    /// (a prefix of "/" gives "/relative/path"), replacing an earlier insert of the same path. Runs the handler on this thread.
+    /// </summary>
+    /// <remarks>
+    /// Files are read now, as long as they fit under <see cref="MaxTotalSize"/>; the others, and files created later, are
+    /// read on their first lookup. Symlinked directories are not walked now; links to files and directories inside
+    /// <paramref name="path"/> are followed on lookup, links leading outside never.
+    /// </remarks>
+    /// <param name="path">The directory to serve.</param>
+    /// <param name="prefix">Key prefix (default "/"); a trailing slash is ignored.</param>
+    /// <param name="filter">File name pattern (default "*.*", every file; "*.html", "app-?.js").</param>
+    /// <param name="timeout">How long each file entry lives before it is read again; zero or negative (default) for as long as it is current.</param>
+    /// <param name="handler">Decides what is cached for each file (default: <c>cache.Add(key, value, timeout)</c>).</param>
+    /// <returns>False when the directory does not exist, the cache is disposed, or the handler returned false.</returns>
+    public bool InsertPath(string path, string prefix = "/", string filter = "*.*", TimeSpan timeout = default, InsertHandler? handler = null)
+        => InsertStaticPath(path, prefix, filter, timeout, handler ?? s_addHandler, streamsLarge: false);
+
+    /// <summary>True when <paramref name="path"/> was inserted (the same string given to <see cref="InsertPath"/>) and not removed.</summary>
+    /// <param name="path">The directory as given to <see cref="InsertPath"/>.</param>
+    public bool FindPath(string path) => _files.Contains(path);
+
+    /// <summary>Removes an inserted directory and every entry read from it.</summary>
+    /// <param name="path">The directory as given to <see cref="InsertPath"/>.</param>
+    /// <returns>True when the path was inserted.</returns>
+    public bool RemovePath(string path) => _files.Remove(path);
 
     /// <summary>Removes every entry and every inserted path.</summary>
     public void Clear()
     {
-        lock (_lock)
-            ClearLocked();
+        // Directories first: a load under way then adds nothing after the entries are gone.
+        _files.Clear(dispose: false);
+        _store.Clear(dispose: false);
     }
 
     /// <summary>Clears the cache; afterwards it stays empty (adds and inserts return false).</summary>
@@ -222,154 +198,39 @@ public partial class FileCache : IDisposable
         GC.SuppressFinalize(this);
     }
 
+    /// <summary>
+    /// InsertPath, with <paramref name="streamsLarge"/> (the HTTP servers' static content): a file too large for
+    /// <see cref="MaxTotalSize"/> is found by <see cref="FindForRequest"/> as one to stream from the disk.
+    /// </summary>
+    internal bool InsertStaticPath(string path, string prefix, string filter, TimeSpan timeout, InsertHandler handler, bool streamsLarge)
+    {
+        ArgumentNullException.ThrowIfNull(path);
+        ArgumentNullException.ThrowIfNull(prefix);
+        ArgumentNullException.ThrowIfNull(filter);
+        return _files.Insert(path, prefix, filter, timeout, handler, streamsLarge);
+    }
+
+    /// <summary>
+    /// Finds what is cached for an HTTP request target, for HttpSession and HttpsSession (see
+    /// <see cref="StaticFiles.FindForRequest"/>): the exact path among entries first, then the path decoded once and
+    /// checked, reading a changed or not yet cached file below an inserted directory.
+    /// </summary>
+    /// <param name="target">The request target ("/css/site.css?v=2").</param>
+    /// <param name="content">The cached value and, for an entry read from a file, the file's validators.</param>
+    /// <returns>Found; Streamed (a file too large to cache: its validators only); NotFound; or Refused when the path is malformed or tries to leave the served directories (answer 400 or 404).</returns>
+    internal StaticLookup FindForRequest(string target, out CachedContent content)
+    {
+        ArgumentNullException.ThrowIfNull(target);
+        return _files.FindForRequest(target, out content);
+    }
+
     /// <summary>Clears the cache when <paramref name="disposingManagedResources"/>; override to release what a subclass holds.</summary>
     /// <param name="disposingManagedResources">True from <see cref="Dispose()"/>.</param>
     protected virtual void Dispose(bool disposingManagedResources)
     {
         if (!disposingManagedResources)
             return;
-        lock (_lock)
-        {
-            ClearLocked();
-            _disposed = true;
-        }
-    }
-
-    private long Now() => _time.GetTimestamp();
-
-    private long ExpiryFrom(long now, TimeSpan timeout)
-    {
-        if (timeout <= TimeSpan.Zero)
-            return long.MaxValue;
-        var ticks = timeout.TotalSeconds * _time.TimestampFrequency;
-        return ticks >= long.MaxValue - now ? long.MaxValue : now + (long)ticks;
-    }
-
-    // The live entry under key, or null; an expired one is removed. Marks a file entry as just used.
-    private Entry? GetLiveLocked(string key, long now)
-    {
-        if (!_entries.TryGetValue(key, out var entry))
-            return null;
-        if (entry.ExpiresAt <= now)
-        {
-            RemoveLocked(entry);
-            return null;
-        }
-        if (entry.Node is { } node && node != _fileEntries.First)
-        {
-            _fileEntries.Remove(node);
-            _fileEntries.AddFirst(node);
-        }
-        return entry;
-    }
-
-    // Frees room for `needed` more bytes by evicting file entries (least recently used first), never `keep`. Checks
-    // first whether eviction can free enough, so a refused add evicts nothing.
-    private bool MakeRoomLocked(long needed, Entry? keep)
-    {
-        var excess = _totalSize + needed - _maxTotalSize;
-        if (excess <= 0)
-            return true;
-        var evictable = _fileEntriesSize - (keep?.Node != null ? keep.Cost : 0);
-        if (evictable < excess)
-            return false;
-        for (var node = _fileEntries.Last; excess > 0 && node != null;)
-        {
-            var previous = node.Previous;
-            if (node.Value != keep)
-            {
-                excess -= node.Value.Cost;
-                RemoveLocked(node.Value);
-            }
-            node = previous;
-        }
-        return true;
-    }
-
-    private void InsertLocked(Entry entry)
-    {
-        _used = true;
-        _entries[entry.Key] = entry;
-        _totalSize += entry.Cost;
-        if (entry.Source is { } source)
-        {
-            entry.Node = _fileEntries.AddFirst(entry);
-            _fileEntriesSize += entry.Cost;
-            source.Path.Keys.Add(entry.Key);
-        }
-        if (entry.ExpiresAt != long.MaxValue)
-        {
-            _expiries.Enqueue(entry, entry.ExpiresAt);
-            // Replaced entries leave stale items behind; rebuild before they outnumber the live ones.
-            if (_expiries.Count > 64 && _expiries.Count > 2 * _entries.Count)
-                RebuildExpiriesLocked();
-        }
-    }
-
-    private void RemoveLocked(Entry entry)
-    {
-        _entries.Remove(entry.Key);
-        _totalSize -= entry.Cost;
-        if (entry.Node != null)
-        {
-            _fileEntries.Remove(entry.Node);
-            entry.Node = null;
-            _fileEntriesSize -= entry.Cost;
-            entry.Source!.Path.Keys.Remove(entry.Key);
-        }
-    }
-
-    // Drops entries whose time has come; stale queue items (an entry since replaced or removed) are discarded.
-    private void SweepLocked(long now)
-    {
-        while (_expiries.TryPeek(out var entry, out var expiresAt) && expiresAt <= now)
-        {
-            _expiries.Dequeue();
-            if (_entries.TryGetValue(entry.Key, out var current) && current == entry)
-                RemoveLocked(entry);
-        }
-    }
-
-    private void RebuildExpiriesLocked()
-    {
-        var rebuilt = new PriorityQueue<Entry, long>();
-        foreach (var entry in _entries.Values)
-        {
-            if (entry.ExpiresAt != long.MaxValue)
-                rebuilt.Enqueue(entry, entry.ExpiresAt);
-        }
-        _expiries = rebuilt;
-    }
-
-    private void ClearLocked()
-    {
-        foreach (var path in _paths)
-            path.Removed = true;
-        _paths.Clear();
-        _entries.Clear();
-        _fileEntries.Clear();
-        _expiries.Clear();
-        _totalSize = 0;
-        _fileEntriesSize = 0;
-    }
-
-    /// <summary>One cached value. Immutable but for its place in the eviction list, which the lock guards.</summary>
-    private sealed class Entry(string key, byte[] value, long expiresAt, FileSource? source)
-    {
-        public string Key { get; } = key;
-
-        public byte[] Value { get; } = value;
-
-        /// <summary>Timestamp (the cache's clock) at which it expires; long.MaxValue for never.</summary>
-        public long ExpiresAt { get; } = expiresAt;
-
-        /// <summary>The file it was read from; null for a value added by hand.</summary>
-        public FileSource? Source { get; } = source;
-
-        /// <summary>What it counts toward <see cref="TotalSize"/>.</summary>
-        public long Cost { get; } = CostOf(value.LongLength, key);
-
-        /// <summary>Its node in the eviction list while cached, for file entries.</summary>
-        public LinkedListNode<Entry>? Node { get; set; }
+        _files.Clear(dispose: true);
+        _store.Clear(dispose: true);
     }
 }

@@ -8,12 +8,14 @@ using NetCoreServer.Engine;
 namespace NetCoreServer.Udp;
 
 /// <summary>
-/// The one datagram engine behind <see cref="UdpServer"/> and <see cref="UdpClient"/>: owns a bound socket, a receive
-/// loop and a send loop (each a single long-lived async method on a reusable SocketAsyncEventArgs), the bounded send
-/// queue, the statistics and teardown. Both loops park on a reusable signal when they have nothing to do, so an idle
-/// engine holds no receive buffer and steady traffic allocates nothing per datagram.
+/// The one datagram engine behind <see cref="UdpServer"/> and <see cref="UdpClient"/>: owns a bound socket and its
+/// lifecycle (start, flush, close), and is made of named components: the <see cref="DatagramReceiver"/> (receive loop,
+/// when to receive, blocking Receive), the <see cref="DatagramSendQueue"/> (bounded, with its own lock), the
+/// <see cref="DatagramSender"/> (send loop, blocking Send), the <see cref="DatagramCounters"/> and the
+/// <see cref="DatagramHooks"/> (the one rule for hook exceptions). Both loops park when they have nothing to do, so
+/// an idle engine holds no receive buffer and steady traffic allocates nothing per datagram (datagram-engine.md).
 /// </summary>
-internal sealed partial class DatagramEngine
+internal sealed class DatagramEngine
 {
     /// <summary>How long Close waits for datagrams accepted by SendAsync to be handed to the socket.</summary>
     public static readonly TimeSpan FlushTimeout = TimeSpan.FromSeconds(2);
@@ -21,56 +23,42 @@ internal sealed partial class DatagramEngine
     /// <summary>How long a stop waits for the loops to finish after the socket is closed (normally microseconds).</summary>
     public static readonly TimeSpan LoopExitTimeout = TimeSpan.FromSeconds(5);
 
-    // What the loops do with an exception from a hook: hand it to OnHandlerException, which must not end the loop either.
-    private static readonly Action<IDatagramHost, Exception> s_handlerFailed = static (host, exception) =>
-    {
-        try
-        {
-            host.HandlerException(exception);
-        }
-        catch (Exception)
-        {
-            // The handler of handler failures failed too; the loop must survive it.
-        }
-    };
-
-    private readonly IDatagramHost _host;
-    private readonly DatagramOptions _options;
-    private long _bytesSent;
-    private long _bytesReceived;
-    private long _datagramsSent;
-    private long _datagramsReceived;
-    private volatile bool _closed;
+    private readonly DatagramHooks _hooks;
+    private readonly DatagramCounters _counters = new();
+    private readonly DatagramSendQueue _sendQueue;
+    private readonly DatagramSender _sender;
+    private readonly DatagramReceiver _receiver;
     private Task _receiveLoop = Task.CompletedTask;
     private Task _sendLoop = Task.CompletedTask;
 
     public DatagramEngine(Socket socket, IDatagramHost host, DatagramOptions options)
     {
         Socket = socket;
-        _host = host;
-        _options = options;
-        _threaded = options.ReceiveThread;
-        _targets = new TargetAddresses(socket.AddressFamily);
+        _hooks = new DatagramHooks(host);
+        _sendQueue = new DatagramSendQueue(options);
+        _sender = new DatagramSender(socket, _sendQueue, _hooks, _counters, blocking: options.ReceiveThread);
+        _receiver = new DatagramReceiver(socket, options, _hooks, _counters);
     }
 
     public Socket Socket { get; }
 
-    public bool IsClosed => _closed;
+    /// <summary>True once <see cref="Close"/> has begun: the send queue's close is the moment that decides it.</summary>
+    public bool IsClosed => _sendQueue.IsClosed;
 
-    public long BytesSent => Interlocked.Read(ref _bytesSent);
+    public long BytesPending => _sendQueue.BytesPending;
 
-    public long BytesReceived => Interlocked.Read(ref _bytesReceived);
+    public long BytesSending => _sendQueue.BytesSending;
 
-    public long DatagramsSent => Interlocked.Read(ref _datagramsSent);
+    public long BytesSent => _counters.BytesSent;
 
-    public long DatagramsReceived => Interlocked.Read(ref _datagramsReceived);
+    public long BytesReceived => _counters.BytesReceived;
+
+    public long DatagramsSent => _counters.DatagramsSent;
+
+    public long DatagramsReceived => _counters.DatagramsReceived;
 
     /// <summary>Completes when both loops have ended.</summary>
     internal Task Loops => Task.WhenAll(_receiveLoop, _sendLoop);
-
-    /// <summary>The "any sender" endpoint of a family, used as the template the runtime fills on receive.</summary>
-    public static EndPoint AnyEndpoint(AddressFamily family)
-        => new IPEndPoint(family == AddressFamily.InterNetworkV6 ? IPAddress.IPv6Any : IPAddress.Any, 0);
 
     /// <summary>Starts both loops; they park at once until a receive is requested or a datagram is queued.</summary>
     public void Start()
@@ -85,11 +73,20 @@ internal sealed partial class DatagramEngine
             StartLoops();
     }
 
-    private void StartLoops()
-    {
-        _receiveLoop = _threaded ? StartReceiveThread() : ReceiveLoopAsync();
-        _sendLoop = SendLoopAsync();
-    }
+    /// <summary>NetCoreServer's ReceiveAsync: asks for the next datagram.</summary>
+    public void RequestReceive() => _receiver.Request();
+
+    /// <summary>Blocking receive of one datagram: its size, or -1 when closed or failed (errors worth it are reported).</summary>
+    public int ReceiveBlocking(ref EndPoint endpoint, Span<byte> buffer) => _receiver.ReceiveBlocking(ref endpoint, buffer);
+
+    /// <summary>SendAsync: queues a copy of the datagram (see <see cref="DatagramSendQueue.Enqueue"/>).</summary>
+    public EnqueueResult Enqueue(EndPoint target, ReadOnlySpan<byte> datagram) => _sendQueue.Enqueue(target, datagram);
+
+    /// <summary>Blocking send of one datagram: the bytes sent, or -1 when closed or failed (errors worth it are reported).</summary>
+    public int SendBlocking(EndPoint target, ReadOnlySpan<byte> datagram) => _sender.SendBlocking(target, datagram);
+
+    /// <summary>Raises OnError for a synchronous call; exceptions from the hook reach the caller.</summary>
+    public void ReportInline(SocketError error) => _hooks.ReportInline(error);
 
     /// <summary>
     /// Closes the socket. With <paramref name="flush"/> (and outside any hook, where waiting could block the very loop
@@ -101,13 +98,11 @@ internal sealed partial class DatagramEngine
     public bool Close(bool flush)
     {
         if (flush && !Hooks.InsideAny)
-            FlushQueue();
-        if (!CloseQueue(out var wakeSender))
+            _sendQueue.Flush(FlushTimeout);
+        if (!_sendQueue.Close())
             return false;
+        _receiver.Close();
         Socket.Dispose();
-        if (wakeSender)
-            _sendSignal.Set();
-        _receiveGate.Close();
         if (!Hooks.InsideAny)
         {
             try
@@ -122,15 +117,9 @@ internal sealed partial class DatagramEngine
         return true;
     }
 
-    // Hooks raised by the loops: a hook that throws goes to OnHandlerException and the loop carries on. Static lambdas
-    // with the datagram passed as state keep this allocation-free.
-    private void RaiseReceived(EndPoint endpoint, byte[] buffer, int size)
-        => Hooks.Run(_host, HookKind.Other, (endpoint, buffer, size),
-            static (host, datagram) => host.Received(datagram.endpoint, datagram.buffer, 0, datagram.size), s_handlerFailed);
-
-    private void RaiseSent(EndPoint endpoint, long sent)
-        => Hooks.Run(_host, HookKind.Sending, (endpoint, sent), static (host, datagram) => host.Sent(datagram.endpoint, datagram.sent), s_handlerFailed);
-
-    private void RaiseError(SocketError error)
-        => Hooks.Run(_host, HookKind.Other, error, static (host, error) => host.Error(error), s_handlerFailed);
+    private void StartLoops()
+    {
+        _receiveLoop = _receiver.Start();
+        _sendLoop = _sender.RunAsync();
+    }
 }

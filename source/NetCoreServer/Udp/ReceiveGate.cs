@@ -22,6 +22,9 @@ internal sealed class ReceiveGate
     private int _state = Parked;
     private volatile bool _closed;
 
+    /// <summary>True after <see cref="Close"/>: no more receiving.</summary>
+    public bool IsClosed => _closed;
+
     /// <summary>The loop waits here while parked; it continues inline on the thread that wakes it.</summary>
     public ValueTask WaitAsync() => _signal.WaitAsync();
 

@@ -85,8 +85,14 @@ public sealed class LayerTests
             .Because("datagrams have an engine of their own beside the stream one, under their public classes").Check(s_library);
 
     [Test]
+    public void OnlyTheFacadeNamesThePartsOfFileCache()
+        => Types().That().DoNotResideInNamespace("NetCoreServer").And().DoNotResideInNamespaceOrBelow("NetCoreServer.Compat.Caching")
+            .Should().NotDependOnAny(Types().That().ResideInNamespaceOrBelow("NetCoreServer.Compat.Caching").As("types in NetCoreServer.Compat.Caching"))
+            .Because("the entry store, served files and path sandbox are FileCache's insides, behind its public API").Check(s_library);
+
+    [Test]
     public void EveryNamespaceOfTheLibraryIsALayerTheRulesName()
         => Types().That().ResideInNamespaceMatching(@"^NetCoreServer(\..+)?$")
-            .Should().ResideInNamespaceMatching(@"^NetCoreServer(\.(Buffers|Transports(\.Tls)?|Engine|Connections|Udp|Protocols(\.(Framing|Http|WebSockets))?))?$")
+            .Should().ResideInNamespaceMatching(@"^NetCoreServer(\.(Buffers|Transports(\.Tls)?|Engine|Connections|Udp|Compat\.Caching|Protocols(\.(Framing|Http|WebSockets))?))?$")
             .Because("a namespace no rule names would escape them all: give it a layer here and in docs/architecture.md").Check(s_library);
 }
