@@ -42,6 +42,8 @@ internal static class Http2FrameWriter
     /// <summary>HEADERS, then as many CONTINUATION frames as the block needs at <paramref name="maxFrameSize"/> each.</summary>
     public static int WriteHeaders(Span<byte> destination, int streamId, ReadOnlySpan<byte> block, bool endStream, int maxFrameSize)
     {
+        if (maxFrameSize is < Http2Settings.MinMaxFrameSize or > Http2Settings.MaxMaxFrameSize)
+            throw new ArgumentOutOfRangeException(nameof(maxFrameSize), maxFrameSize, "SETTINGS_MAX_FRAME_SIZE is 2^14 to 2^24-1.");
         var written = 0;
         var type = Http2FrameType.Headers;
         do
