@@ -145,7 +145,7 @@ fi
 # The programs tests start (the examples, performance/KestrelServer) are run from what this build made.
 export NETCORESERVER_SOLUTION_BUILT=1
 
-# Three lanes side by side, each logging to a file shown whole when all are done: the suite spends most of its time
+# Four lanes side by side, each logging to a file shown whole when all are done: the suite spends most of its time
 # waiting (timeouts, peers, child processes), not computing. The fixtures that measure the whole process (category
 # Isolated: memory, allocation, thread starvation, stress) run in a test process of their own, one at a time.
 core_lane() {
@@ -155,7 +155,7 @@ isolated_lane() {
     FILTER="TestCategory=Isolated" run_suite tests/NetCoreServer.Tests/NetCoreServer.Tests.csproj NetCoreServer.Tests.Isolated
 }
 other_lane() {
-    local project name script
+    local project name
     for project in tests/*/*.csproj; do
         # Test projects only: a library they share (tests/NetCoreServer.TestSupport) has no tests and writes no TRX.
         grep -q '<IsTestProject>true</IsTestProject>' "$project" || continue
@@ -165,7 +165,9 @@ other_lane() {
     done
     # The UDP suite again with every socket served by a receive thread of its own (OptionReceiveThread).
     run_suite tests/NetCoreServer.Udp.Tests/NetCoreServer.Udp.Tests.csproj NetCoreServer.Udp.Tests.ReceiveThread NETCORESERVER_TEST_UDP_RECEIVE_THREAD=1
-
+}
+examples_lane() {
+    local script
     # Examples driven as processes, on the binaries the solution build made.
     for script in examples/test-*.sh; do
         [ -f "$script" ] && check "$script" env EXAMPLES_BUILT=1 timeout 300 bash "$script"
@@ -188,7 +190,7 @@ docfx_build() {
 }
 
 started=$SECONDS
-for lane in core isolated other; do
+for lane in core isolated other examples; do
     (
         lane_start=$SECONDS
         "${lane}_lane"
@@ -196,7 +198,7 @@ for lane in core isolated other; do
     ) >"$RESULTS/lane-$lane.log" 2>&1 &
 done
 wait
-for lane in core isolated other; do cat "$RESULTS/lane-$lane.log"; done
+for lane in core isolated other examples; do cat "$RESULTS/lane-$lane.log"; done
 echo "== tests: $((SECONDS - started)) s"
 
 summarize
