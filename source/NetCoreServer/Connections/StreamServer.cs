@@ -174,6 +174,7 @@ public abstract partial class StreamServer<TSession> : StreamServer, IDisposable
         ResetCounters();
         _multicast.ResetCounters();
         IsStarted = true;
+        StartMetrics(new Diagnostics.StreamReadings<TSession>(this), _socketFile != null, Address, Endpoint);
         OnStarted();
         _accept.Run();
         return true;
@@ -195,6 +196,7 @@ public abstract partial class StreamServer<TSession> : StreamServer, IDisposable
         ListenerClosed();
         SessionRegistry<TSession>.Stop(sessions);
         IsStarted = false;
+        Metrics?.Stop();
         OnStopped();
         return true;
     }
@@ -442,7 +444,11 @@ public abstract partial class StreamServer<TSession> : StreamServer, IDisposable
 
     void IAcceptor.Abandon(EndPoint? admitted) => _admission.Release(admitted);
 
-    void IAcceptor.Start(StreamSessionEngine engine) => engine.StartAccepted();
+    void IAcceptor.Start(StreamSessionEngine engine)
+    {
+        Metrics?.ConnectionAccepted();
+        engine.StartAccepted();
+    }
 
     void IAcceptor.ReportError(SocketError error)
         => Hooks.Run(this, HookKind.Other, error, static (server, error) => server.OnError(error), static (server, exception) => server.ReportHandlerException(exception));
@@ -476,6 +482,7 @@ public abstract partial class StreamServer<TSession> : StreamServer, IDisposable
             refusal = RefusalReason.Refused;
         }
         AdmissionControl.Refuse(socket);
+        Metrics?.ConnectionRefused(refusal.Value);
         Hooks.Run(this, HookKind.Other, (remote, refusal.Value), static (server, a) => server.OnRefused(a.remote, a.Value), static (server, exception) => server.ReportHandlerException(exception));
         admitted = null;
         return false;

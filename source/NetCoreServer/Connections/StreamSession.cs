@@ -12,6 +12,9 @@ namespace NetCoreServer;
 /// </summary>
 public abstract class StreamSession : StreamConnection
 {
+    // When the connection was accepted (a Stopwatch timestamp), or 0 when nobody listened to its duration.
+    private long _acceptedAt;
+
     // The server's shared session options, so a session makes no options object of its own until one is written.
     private protected StreamSession(StreamServer owner)
         : base(owner.SessionLimits())
@@ -50,6 +53,7 @@ public abstract class StreamSession : StreamConnection
     {
         var transport = CreateTransport(socket);
         transport.AdmittedEndPoint = admitted;
+        _acceptedAt = Owner.Metrics?.ConnectionStart() ?? 0;
         return CreateEngine(transport);
     }
 
@@ -150,7 +154,11 @@ public abstract class StreamSession : StreamConnection
         Owner.RaiseDisconnected(this);
     }
 
-    private protected override void NotifyReleased() => Owner.Unregister(this);
+    private protected override void NotifyReleased()
+    {
+        Owner.Unregister(this);
+        Owner.Metrics?.ConnectionEnded(_acceptedAt, DisconnectReason);
+    }
 
     private protected override void NotifyCounted(long received, long sent) => Owner.Count(received, sent);
 }

@@ -38,6 +38,7 @@ internal sealed class WsConnection : IStreamProtocol, IMessageSource, IDisposabl
     private readonly TimeSpan _closeTimeout;
     private readonly TimeSpan _keepAlive;
     private readonly WsMessageClock? _messageClock;
+    private readonly Diagnostics.ServerMetrics? _metrics;
     private WsFrameWriter? _compressor;
     private int _state;
     private bool _disposed;
@@ -57,6 +58,7 @@ internal sealed class WsConnection : IStreamProtocol, IMessageSource, IDisposabl
     public WsConnection(IWsConnectionHost host, WsRole role, WsHandshakeResult handshake, WsOptions options)
     {
         _host = host;
+        _metrics = host.Metrics;
         _masked = role == WsRole.Client;
         _decoder = handshake.CreateDecoder(role, options.MaxMessageSize);
         var writer = handshake.CreateWriter(role, options.DeflateSettings());
@@ -174,6 +176,8 @@ internal sealed class WsConnection : IStreamProtocol, IMessageSource, IDisposabl
                 sent = Write(compressor.Prepare(opcode, payload), checkOpen: true);
             }
         }
+        if (sent > 0 && opcode is WsOpcode.Text or WsOpcode.Binary)
+            _metrics?.WsMessageSent();
         return blocking ? WaitSent(sent) : sent;
     }
 
@@ -294,6 +298,7 @@ internal sealed class WsConnection : IStreamProtocol, IMessageSource, IDisposabl
 
     private bool OnWsMessage(WsOpcode opcode, ArraySegment<byte> payload)
     {
+        _metrics?.WsMessageReceived();
         var array = payload.Array ?? Array.Empty<byte>();
         if (!_capturing)
         {
