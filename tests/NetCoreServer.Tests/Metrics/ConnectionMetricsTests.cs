@@ -55,9 +55,17 @@ public sealed class ConnectionMetricsTests
         else
             Assert.That(accepted.Tag("server.port"), Is.EqualTo(server.BoundPort.ToString()), "tagged with the bound port, not 0");
 
+        // The server counts sent bytes just before its OnSent: the client can have the echo first.
+        var echoed = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        server.OnSessionHook = (_, hook) =>
+        {
+            if (hook == "OnSent")
+                echoed.TrySetResult();
+        };
         client.ReceiveAsync();
         client.SendAsync("hello");
         await Wait.For(client.Received.Reaches(5), "echo of hello");
+        await Wait.For(echoed.Task, "the server's OnSent for the echo");
         Assert.That(metrics.Observe("netcoreserver.bytes_received"), Is.EqualTo(5), "bytes received by the server");
         Assert.That(metrics.Observe("netcoreserver.bytes_sent"), Is.EqualTo(5), "bytes echoed by the server");
 
@@ -83,6 +91,21 @@ public sealed class ConnectionMetricsTests
         Assert.That(refused.Tag("netcoreserver.refusal.reason"), Is.EqualTo("server_full"));
         Assert.That(metrics.Sum("netcoreserver.accepted_connections"), Is.EqualTo(1), "a refused connection is not an accepted one");
         Assert.That(metrics.Observe("netcoreserver.active_connections"), Is.EqualTo(1));
+    }
+
+    [Test]
+    public async Task AMulticastASlowConsumerSkipsIsCountedWithItsEpisode()
+    {
+        using var metrics = new MetricRecorder();
+        using var server = StartServer(metrics, s => s.SessionSendLimit = 1024);
+        using var client = await Connect(server);
+        await Wait.For(server.Connected.Reaches(1), "server OnConnected");
+
+        Assert.That(server.Multicast(new byte[4096]), Is.True, "a multicast over the session's whole send limit");
+
+        Assert.That(metrics.Observe("netcoreserver.multicast.skipped"), Is.EqualTo(1), "the session skipped it");
+        Assert.That(metrics.Observe("netcoreserver.slow_consumer.episodes"), Is.EqualTo(1), "one slow-consumer episode");
+        Assert.That(metrics.Observe("netcoreserver.queued_send_bytes"), Is.EqualTo(0), "nothing of it was queued");
     }
 
     [Test]
