@@ -4,6 +4,8 @@ using System.Collections.Concurrent;
 using System.Linq;
 using System.Net;
 using System.Net.Sockets;
+using System.Threading;
+using System.Threading.Tasks;
 using NetCoreServer.Connections;
 using NetCoreServer.Engine;
 using NetCoreServer.Protocols;
@@ -191,14 +193,45 @@ public abstract partial class StreamServer<TSession> : StreamServer, IDisposable
         if (!IsStarted)
             return false;
         OnStopping();
+        SessionRegistry<TSession>.Stop(CloseListener());
+        Stopped();
+        return true;
+    }
+
+    /// <summary>
+    /// Drains, then stops: accepting stops at once; each session says goodbye its protocol's way (a WebSocket session
+    /// sends close 1001 "going away" and ends when its client answers, or at its close timeout) or else disconnects
+    /// gracefully, delivering what it had queued (bounded by its disconnect timeout); the task completes once every
+    /// session has closed. When <paramref name="cancellationToken"/> is cancelled first, the sessions left are closed at
+    /// once (their queued data dropped) and the task completes; it does not throw for it. Hooks as <see cref="Stop"/>;
+    /// OnStopped runs on the thread that saw the last session close.
+    /// </summary>
+    /// <param name="cancellationToken">Ends the drain early (a host's shutdown timeout).</param>
+    /// <returns>False if not started.</returns>
+    public async Task<bool> StopAsync(CancellationToken cancellationToken = default)
+    {
+        if (!IsStarted)
+            return false;
+        OnStopping();
+        await SessionRegistry<TSession>.DrainAsync(CloseListener(), cancellationToken).ConfigureAwait(false);
+        Stopped();
+        return true;
+    }
+
+    /// <summary>Stops accepting and closes the listening socket; returns the sessions registered by then.</summary>
+    private TSession[] CloseListener()
+    {
         var sessions = _accept.Close(() => _registry.Sessions.Values.ToArray());
         Handshakes?.Wake();
         ListenerClosed();
-        SessionRegistry<TSession>.Stop(sessions);
+        return sessions;
+    }
+
+    private void Stopped()
+    {
         IsStarted = false;
         Metrics?.Stop();
         OnStopped();
-        return true;
     }
 
     /// <summary>Stops and starts again on the same endpoint.</summary>

@@ -64,6 +64,13 @@ public abstract class StreamSession : StreamConnection
 
     internal void DisconnectForStop() => DisconnectEngine(NetCoreServer.DisconnectReason.ServerStopped);
 
+    /// <summary>A draining server's request: the protocol's goodbye if it has one (WebSocket close 1001), else a graceful disconnect.</summary>
+    internal void BeginDrain()
+    {
+        if (Protocol?.BeginDrain() != true)
+            DisconnectForStop();
+    }
+
     /// <summary>A stopping server whose graceful wait ran out closes what is left at once.</summary>
     internal void AbortForStop() => Engine?.Abort(NetCoreServer.DisconnectReason.ServerStopped);
 

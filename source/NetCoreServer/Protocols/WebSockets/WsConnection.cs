@@ -206,6 +206,9 @@ internal sealed class WsConnection : IStreamProtocol, IMessageSource, IDisposabl
         return blocking ? WaitSent(sent) : sent;
     }
 
+    /// <summary>The server drains: close 1001 "going away" (RFC 6455 §7.4.1); the connection ends when the peer answers, or at the close timeout.</summary>
+    public bool BeginDrain() => SendClose(WsCloseStatus.GoingAway, "server stopping"u8, blocking: false) > 0;
+
     /// <summary>
     /// Queues a close frame encoded once for many sessions (<c>CloseAll</c>) and starts waiting for the answer, unless a
     /// close frame was sent or received already.
