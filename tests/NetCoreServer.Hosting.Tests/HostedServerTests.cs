@@ -5,6 +5,7 @@ using System.Net;
 using System.Net.Sockets;
 using System.Threading.Tasks;
 using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.Diagnostics.HealthChecks;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 
@@ -36,6 +37,7 @@ public sealed class HostedServerTests
         var builder = Host.CreateApplicationBuilder();
         builder.Configuration.AddInMemoryCollection(settings);
         builder.Services.AddSessionServer<GreetingServer, TcpSession>(builder.Configuration.GetSection("Greeting"), (_, options) => new GreetingServer(options.Address, options.Port));
+        builder.Services.AddHealthChecks().AddSessionServerCheck<GreetingServer, TcpSession>();
         return builder.Build();
     }
 
@@ -66,6 +68,22 @@ public sealed class HostedServerTests
         client.Close();
         await Wait.For(stopping, "the host stopped after the drain");
         Assert.That(server.IsStarted, Is.False);
+    }
+
+    [Test]
+    public async Task TheHealthCheckSaysWhetherTheServerIsAccepting()
+    {
+        using var host = Build(new() { ["Greeting:Port"] = "0" });
+        var health = host.Services.GetRequiredService<HealthCheckService>();
+        Assert.That((await health.CheckHealthAsync()).Status, Is.EqualTo(HealthStatus.Unhealthy), "before the host started it");
+
+        await host.StartAsync();
+        var running = await health.CheckHealthAsync();
+        Assert.That(running.Status, Is.EqualTo(HealthStatus.Healthy));
+        Assert.That(running.Entries[nameof(GreetingServer)].Data["endpoint"], Is.EqualTo(host.Services.GetRequiredService<GreetingServer>().Endpoint.ToString()));
+
+        await host.StopAsync();
+        Assert.That((await health.CheckHealthAsync()).Status, Is.EqualTo(HealthStatus.Unhealthy), "after the drain");
     }
 
     [Test]
