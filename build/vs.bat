@@ -25,5 +25,7 @@ dotnet pack source\NetCoreServer -c Release -nologo -o artifacts
 if errorlevel 1 exit /b 1
 dotnet pack source\NetCoreServer.Redis -c Release -nologo -o artifacts
 if errorlevel 1 exit /b 1
+dotnet pack source\NetCoreServer.Hosting -c Release -nologo -o artifacts
+if errorlevel 1 exit /b 1
 dotnet pack templates -c Release -nologo -o artifacts
 if errorlevel 1 exit /b 1

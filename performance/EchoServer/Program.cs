@@ -29,5 +29,9 @@ internal static class Program
     private static SslContext TlsContext(ServerOptions options)
         => new(DevelopmentTls.ServerProtocols, DevelopmentTls.LoadServerCertificate(options.Certificate, options.Password));
 
-    private static Task<int> Main(string[] args) => ServerHost.RunAsync(args, "Echo server", s_protocols, Common.Protocols.DefaultSocketPath("echo"));
+    private static async Task<int> Main(string[] args)
+    {
+        using var meters = MeterSink.StartIfAsked();
+        return await ServerHost.RunAsync(args, "Echo server", s_protocols, Common.Protocols.DefaultSocketPath("echo"));
+    }
 }

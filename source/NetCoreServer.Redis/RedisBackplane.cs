@@ -37,6 +37,7 @@ public sealed class RedisBackplane : IMulticastRelay, IDisposable, IAsyncDisposa
     private readonly Publisher _publisher;
     private readonly GroupMembership _groups = new();
     private readonly Listener _listener;
+    private readonly BackplaneMeter _meter;
     private int _disposed;
 
     private RedisBackplane(StreamServer server, IConnectionMultiplexer redis, bool ownsRedis, RedisBackplaneOptions options)
@@ -50,7 +51,12 @@ public sealed class RedisBackplane : IMulticastRelay, IDisposable, IAsyncDisposa
         _signer = FrameSigner.Create(options);
         _publisher = new Publisher(redis, _channel, options.MaxQueuedMessages, options.MaxQueuedBytes, _signer, options.TimeProvider);
         _listener = new Listener(redis, _channel, NodeId, server, _groups, FrameSigner.Create(options), options);
+        _meter = BackplaneMeter.For(server.OptionMeterFactory);
+        _meter.Register(this, options.Channel);
     }
+
+    /// <summary>"NetCoreServer.Redis": the meter of every backplane's counters (<c>netcoreserver.backplane.*</c>, tagged with the channel).</summary>
+    public const string MeterName = "NetCoreServer.Redis";
 
     /// <summary>The server this backplane is attached to.</summary>
     public StreamServer Server { get; }
@@ -286,6 +292,7 @@ public sealed class RedisBackplane : IMulticastRelay, IDisposable, IAsyncDisposa
     {
         if (Interlocked.Exchange(ref _disposed, 1) != 0)
             return;
+        _meter.Unregister(this);
         if (attached)
         {
             lock (s_attach)

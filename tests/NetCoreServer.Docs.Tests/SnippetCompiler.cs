@@ -69,6 +69,9 @@ public static class SnippetCompiler
         // The scale-out guide's snippets use the Redis backplane; its overloads name StackExchange.Redis types.
         paths.Add(typeof(NetCoreServer.Redis.RedisBackplane).Assembly.Location);
         paths.Add(typeof(StackExchange.Redis.IConnectionMultiplexer).Assembly.Location);
+        // The hosting guide's snippets: the package and the generic host's assemblies (copied beside this one).
+        paths.Add(typeof(NetCoreServer.Hosting.SessionServerOptions).Assembly.Location);
+        paths.AddRange(Directory.GetFiles(AppContext.BaseDirectory, "Microsoft.Extensions.*.dll"));
         return paths
             .Where(p => p.Length > 0)
             .DistinctBy(Path.GetFileName, StringComparer.OrdinalIgnoreCase)

@@ -88,6 +88,32 @@ internal sealed class SessionRegistry<TSession>
         Task.WaitAll(closed, s_abortWait);
     }
 
+    /// <summary>
+    /// Drains <paramref name="sessions"/> for <c>StopAsync</c>: each says goodbye its protocol's way (or disconnects
+    /// gracefully, bounded by its disconnect timeout), and this completes once all have closed; when
+    /// <paramref name="cancellationToken"/> is cancelled first, what is left is closed at once.
+    /// </summary>
+    public static async Task DrainAsync(TSession[] sessions, CancellationToken cancellationToken)
+    {
+        foreach (var session in sessions)
+            session.BeginDrain();
+        if (sessions.Length == 0)
+            return;
+        var closed = Task.WhenAll(sessions.Select(s => s.Completion));
+        try
+        {
+            await closed.WaitAsync(cancellationToken).ConfigureAwait(false);
+            return;
+        }
+        catch (OperationCanceledException)
+        {
+            // The host's shutdown time is up: what has not finished is closed now.
+        }
+        foreach (var session in sessions)
+            session.AbortForStop();
+        await Task.WhenAny(closed, Task.Delay(s_abortWait, CancellationToken.None)).ConfigureAwait(false);
+    }
+
     /// <summary>Makes the array again after sessions came or went (or returns the one another thread just made).</summary>
     private TSession[] BuildSnapshot()
     {

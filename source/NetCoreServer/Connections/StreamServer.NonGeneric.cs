@@ -1,8 +1,10 @@
 using System;
+using System.Diagnostics.Metrics;
 using System.Net.Sockets;
 using System.Runtime.CompilerServices;
 using System.Threading;
 using NetCoreServer.Connections;
+using NetCoreServer.Diagnostics;
 using NetCoreServer.Engine;
 using NetCoreServer.Transports;
 
@@ -83,6 +85,23 @@ public abstract class StreamServer : IEngineOwner
     /// <param name="payload">The bytes, not trusted.</param>
     /// <returns><see cref="RelayedVerdict.Accepted"/> (sent if the session is here), or why nothing was sent.</returns>
     public abstract RelayedVerdict SendRelayed(Guid id, MulticastKind kind, ReadOnlySpan<byte> payload);
+
+    /// <summary>
+    /// Where this server's instruments come from: a host's <see cref="IMeterFactory"/> (from dependency injection), or
+    /// null (the default) for the library's own meter named <see cref="ServerMeter.Name"/>. Read by <c>Start</c>.
+    /// </summary>
+    public IMeterFactory? OptionMeterFactory { get; set; }
+
+    /// <summary>This server's part of the metrics, made by the first <c>Start</c>; null before.</summary>
+    internal ServerMetrics? Metrics { get; private set; }
+
+    /// <summary>Publishes the server's instruments from now on, tagged with its transport, protocol and bound endpoint.</summary>
+    private protected void StartMetrics(IServerReadings readings, bool unix, string address, System.Net.EndPoint bound)
+    {
+        var protocol = this is Protocols.WebSockets.IWsServerHost ? "websocket" : this is HttpServer or HttpsServer ? "http" : null;
+        var port = bound is System.Net.IPEndPoint ip ? ip.Port : (int?)null;
+        Metrics = ServerMetrics.Start(OptionMeterFactory, readings, unix ? "unix" : "tcp", protocol, address, port);
+    }
 
     /// <summary>The one timer wheel of this server's connections (idle, keep-alive, header and close timeouts).</summary>
     internal Engine.TimerWheel Timers { get; } = new();

@@ -174,49 +174,16 @@ public abstract partial class StreamServer<TSession> : StreamServer, IDisposable
         ResetCounters();
         _multicast.ResetCounters();
         IsStarted = true;
+        StartMetrics(new Diagnostics.StreamReadings<TSession>(this), _socketFile != null, Address, Endpoint);
         OnStarted();
         _accept.Run();
         return true;
     }
 
-    /// <summary>
-    /// Stops accepting, disconnects every session gracefully and waits (bounded by their disconnect timeout) until they
-    /// have closed. Inside a hook, or on an event loop's thread, it does not wait. Hooks: OnStopping, the sessions'
-    /// disconnect hooks, OnStopped.
-    /// </summary>
-    /// <returns>False if not started.</returns>
-    public virtual bool Stop()
-    {
-        if (!IsStarted)
-            return false;
-        OnStopping();
-        var sessions = _accept.Close(() => _registry.Sessions.Values.ToArray());
-        Handshakes?.Wake();
-        ListenerClosed();
-        SessionRegistry<TSession>.Stop(sessions);
-        IsStarted = false;
-        OnStopped();
-        return true;
-    }
-
-    /// <summary>Stops and starts again on the same endpoint.</summary>
-    /// <returns>False if the server was not started.</returns>
-    public virtual bool Restart() => Stop() && Start();
-
     /// <summary>Finds a connected session by id.</summary>
     /// <param name="id">Session id.</param>
     /// <returns>The session, or null.</returns>
     public TSession? FindSession(Guid id) => Sessions.TryGetValue(id, out var session) ? session : null;
-
-    /// <summary>Starts a graceful disconnect of every session.</summary>
-    /// <returns>False if the server is not started.</returns>
-    public virtual bool DisconnectAll()
-    {
-        if (!IsStarted)
-            return false;
-        _registry.DisconnectAll();
-        return true;
-    }
 
     /// <summary>Queues the same data on every connected session; see <see cref="Multicast(ReadOnlySpan{byte})"/>.</summary>
     /// <param name="buffer">Data to send.</param>
@@ -442,7 +409,11 @@ public abstract partial class StreamServer<TSession> : StreamServer, IDisposable
 
     void IAcceptor.Abandon(EndPoint? admitted) => _admission.Release(admitted);
 
-    void IAcceptor.Start(StreamSessionEngine engine) => engine.StartAccepted();
+    void IAcceptor.Start(StreamSessionEngine engine)
+    {
+        Metrics?.ConnectionAccepted();
+        engine.StartAccepted();
+    }
 
     void IAcceptor.ReportError(SocketError error)
         => Hooks.Run(this, HookKind.Other, error, static (server, error) => server.OnError(error), static (server, exception) => server.ReportHandlerException(exception));
@@ -476,6 +447,7 @@ public abstract partial class StreamServer<TSession> : StreamServer, IDisposable
             refusal = RefusalReason.Refused;
         }
         AdmissionControl.Refuse(socket);
+        Metrics?.ConnectionRefused(refusal.Value);
         Hooks.Run(this, HookKind.Other, (remote, refusal.Value), static (server, a) => server.OnRefused(a.remote, a.Value), static (server, exception) => server.ReportHandlerException(exception));
         admitted = null;
         return false;

@@ -13,6 +13,9 @@ namespace NetCoreServer;
 /// </summary>
 public abstract class StreamSession : StreamConnection, IProtocolSession
 {
+    // When the connection was accepted (a Stopwatch timestamp), or 0 when nobody listened to its duration.
+    private long _acceptedAt;
+
     // The server's shared session options, so a session makes no options object of its own until one is written.
     private protected StreamSession(StreamServer owner)
         : base(owner.SessionLimits())
@@ -51,6 +54,7 @@ public abstract class StreamSession : StreamConnection, IProtocolSession
     {
         var transport = CreateTransport(socket);
         transport.AdmittedEndPoint = admitted;
+        _acceptedAt = Owner.Metrics?.ConnectionStart() ?? 0;
         return CreateEngine(transport);
     }
 
@@ -60,6 +64,13 @@ public abstract class StreamSession : StreamConnection, IProtocolSession
     private protected virtual IStreamTransport CreateTransport(Socket socket) => TransportFactory.Create(socket, Owner.OptionEventLoops, Owner.AcceptedTcpOptions);
 
     internal void DisconnectForStop() => DisconnectEngine(NetCoreServer.DisconnectReason.ServerStopped);
+
+    /// <summary>A draining server's request: the protocol's goodbye if it has one (WebSocket close 1001), else a graceful disconnect.</summary>
+    internal void BeginDrain()
+    {
+        if (Protocol?.BeginDrain() != true)
+            DisconnectForStop();
+    }
 
     /// <summary>A stopping server whose graceful wait ran out closes what is left at once.</summary>
     internal void AbortForStop() => Engine?.Abort(NetCoreServer.DisconnectReason.ServerStopped);
@@ -151,7 +162,11 @@ public abstract class StreamSession : StreamConnection, IProtocolSession
         Owner.RaiseDisconnected(this);
     }
 
-    private protected override void NotifyReleased() => Owner.Unregister(this);
+    private protected override void NotifyReleased()
+    {
+        Owner.Unregister(this);
+        Owner.Metrics?.ConnectionEnded(_acceptedAt, DisconnectReason);
+    }
 
     private protected override void NotifyCounted(long received, long sent) => Owner.Count(received, sent);
 }

@@ -25,4 +25,10 @@ internal interface IStreamProtocol
     void Sent()
     {
     }
+
+    /// <summary>
+    /// The server drains (<c>StopAsync</c>): the protocol's own goodbye (WebSocket: a close frame 1001), after which the
+    /// connection ends by itself. False (the default) when it has none: the connection is then disconnected gracefully.
+    /// </summary>
+    bool BeginDrain() => false;
 }

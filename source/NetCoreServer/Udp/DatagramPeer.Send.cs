@@ -9,6 +9,11 @@ namespace NetCoreServer;
 
 public abstract partial class DatagramPeer
 {
+    // SendAsync's datagrams refused by the send limit, since the peer was made (netcoreserver.udp.datagrams_dropped).
+    private long _datagramsDropped;
+
+    internal long DatagramsDropped => System.Threading.Interlocked.Read(ref _datagramsDropped);
+
     /// <summary>Sends one datagram to an endpoint and blocks until the socket has taken it; see <see cref="Send(EndPoint, ReadOnlySpan{byte})"/>.</summary>
     /// <param name="endpoint">Where to send.</param>
     /// <param name="buffer">The datagram.</param>
@@ -102,6 +107,7 @@ public abstract partial class DatagramPeer
             case EnqueueResult.Accepted:
                 return true;
             case EnqueueResult.OverLimit:
+                System.Threading.Interlocked.Increment(ref _datagramsDropped);
                 engine.ReportInline(SocketError.NoBufferSpaceAvailable);
                 return false;
             default:

@@ -21,6 +21,7 @@ public partial class UdpServer : DatagramPeer
 
     private int _state;
     private volatile bool _started;
+    private Diagnostics.ServerMetrics? _metrics;
 
     /// <summary>Creates a server for an IP address and port (0 picks a free port; see <see cref="DatagramPeer.Endpoint"/> after Start).</summary>
     /// <param name="address">Address to bind.</param>
@@ -51,6 +52,12 @@ public partial class UdpServer : DatagramPeer
         : base(EndpointSpec.Of(endpoint))
     {
     }
+
+    /// <summary>
+    /// Where this server's instruments come from: a host's <see cref="System.Diagnostics.Metrics.IMeterFactory"/>, or null
+    /// (the default) for the library's own meter named <see cref="ServerMeter.Name"/>. Read by <c>Start</c>.
+    /// </summary>
+    public System.Diagnostics.Metrics.IMeterFactory? OptionMeterFactory { get; set; }
 
     /// <summary>Where <c>Multicast</c> and <c>MulticastAsync</c> send; set by the Start overloads that take one, otherwise null.</summary>
     public EndPoint? MulticastEndpoint { get; private set; }
@@ -86,6 +93,7 @@ public partial class UdpServer : DatagramPeer
         }
         StartEngine(socket);
         _started = true;
+        _metrics = Diagnostics.ServerMetrics.Start(OptionMeterFactory, new Diagnostics.DatagramReadings(this), "udp", null, Address, (Endpoint as IPEndPoint)?.Port);
         Volatile.Write(ref _state, Running);
         OnStarted();
         StartContinuousReceive();
@@ -133,6 +141,7 @@ public partial class UdpServer : DatagramPeer
         {
             CloseEngine(flush: true);
             _started = false;
+            _metrics?.Stop();
             Volatile.Write(ref _state, Stopped);
         }
         OnStopped();

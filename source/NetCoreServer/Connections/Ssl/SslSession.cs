@@ -20,6 +20,9 @@ namespace NetCoreServer;
 /// </remarks>
 public partial class SslSession : StreamSession
 {
+    // When the TLS handshake began (a Stopwatch timestamp), or 0 when nobody listened to its duration.
+    private long _handshakeStartedAt;
+
     /// <summary>Creates a session for <paramref name="server"/>.</summary>
     /// <param name="server">The server that accepted the connection.</param>
     public SslSession(SslServer server)
@@ -39,14 +42,23 @@ public partial class SslSession : StreamSession
 
     private protected override void NotifyHandshaking()
     {
+        _handshakeStartedAt = Server.Metrics?.HandshakeStart() ?? 0;
         OnHandshaking();
         Server.RaiseHandshaking(this);
     }
 
     private protected override void NotifyHandshaked()
     {
+        Server.Metrics?.HandshakeSucceeded(_handshakeStartedAt, NegotiatedProtocol);
         OnHandshaked();
         Server.RaiseHandshaked(this);
+    }
+
+    private protected override void NotifyReleased()
+    {
+        if (DisconnectReason == NetCoreServer.DisconnectReason.HandshakeFailed)
+            Server.Metrics?.HandshakeFailed(_handshakeStartedAt);
+        base.NotifyReleased();
     }
 
     /// <summary>True from the end of the TLS handshake until a disconnect starts (NetCoreServer clears it on disconnect too).</summary>

@@ -25,6 +25,10 @@ internal sealed class HttpAnswerWriter : IHttpAnswerTarget
     // Made on the first streamed response.
     private HttpStreamedResponse? _streamed;
 
+    // The request owed, for http.server.request.duration: when its head was read (0: not timed) and its method.
+    private long _requestAt;
+    private string _method = "";
+
     /// <summary>Writes through <paramref name="outbox"/>; <paramref name="finished"/> runs after each answer is done.</summary>
     public HttpAnswerWriter(IHttpServerSessionHost session, HttpOwedAnswer answer, HttpOutbox outbox, HttpRequestTimeouts timeouts, Action finished)
     {
@@ -33,6 +37,21 @@ internal sealed class HttpAnswerWriter : IHttpAnswerTarget
         _outbox = outbox;
         _timeouts = timeouts;
         _finished = finished;
+    }
+
+    /// <summary>A request's head was read (the receive thread): its duration runs until its response is queued.</summary>
+    public void RequestRead(string method)
+    {
+        _method = method;
+        Volatile.Write(ref _requestAt, _session.Metrics?.RequestStart() ?? 0);
+    }
+
+    /// <summary>The final response to the request owed was queued: its duration is recorded, once.</summary>
+    private void Answered(int status)
+    {
+        var at = Interlocked.Exchange(ref _requestAt, 0);
+        if (at != 0)
+            _session.Metrics?.RequestAnswered(at, _method, status);
     }
 
     /// <summary>
@@ -47,6 +66,8 @@ internal sealed class HttpAnswerWriter : IHttpAnswerTarget
             return false;
         if (headOnly)
             body = default;
+        if (claim != HttpOwedAnswer.Claim.Interim)
+            Answered(response.Status);
         var sent = _outbox.Send(head, body, blocking, closeAfter);
         if (claim == HttpOwedAnswer.Claim.Whole)
             Finished();
@@ -94,6 +115,7 @@ internal sealed class HttpAnswerWriter : IHttpAnswerTarget
             return Task.FromException<bool>(new InvalidOperationException("The response already has a body; set only its start line and headers (SetBegin, SetHeader) before streaming a body."));
         if (!_answer.TryClaimStream(number, out var headOnly, out var closeAfter))
             return Task.FromResult(false);
+        Answered(response.Status);
         _timeouts.StartIdle();
         var streamed = Volatile.Read(ref _streamed);
         if (streamed == null)
@@ -132,6 +154,7 @@ internal sealed class HttpAnswerWriter : IHttpAnswerTarget
     {
         if (_answer.TryClaim(0, 200, 0, 0, out var headOnly, out var closeAfter) == HttpOwedAnswer.Claim.Refused)
             return false;
+        Answered(StatusOf(content));
         var sent = _outbox.SendShared(content, headOnly ? HeadLength(content) : content.Length, closeAfter);
         Finished();
         return sent;
@@ -144,6 +167,10 @@ internal sealed class HttpAnswerWriter : IHttpAnswerTarget
             _timeouts.StartIdle();
         _finished();
     }
+
+    // Prepared bytes start with their status line, "HTTP/1.1 200 ...".
+    private static int StatusOf(byte[] message)
+        => message.Length >= 12 && int.TryParse(message.AsSpan(9, 3), out var status) ? status : 200;
 
     private static int HeadLength(byte[] message)
     {
@@ -168,6 +195,7 @@ internal sealed class HttpAnswerWriter : IHttpAnswerTarget
             _session.Disconnect();
             return;
         }
+        Answered(status);
         var response = new HttpResponse();
         response.SetBegin(status).SetHeader("Connection", "close");
         if (reason.Length > 0)

@@ -101,6 +101,7 @@ internal sealed class HttpServerProtocol : IStreamProtocol, IHttpBodySink
                     return total;
                 case HttpReadResult.HeaderReady:
                     _betweenRequests = false;
+                    Answers.RequestRead(_request.Method);
                     _request.ReceivedBy(Answers, _answer.Open(_request.Method == "HEAD", !_reader.KeepAlive));
                     if (_reader.CheckHost(_session.Options.RequireHost) is { } hostError)
                     {

@@ -61,6 +61,9 @@ internal interface IHttpServerSessionHost
 
     void Disconnect();
 
+    /// <summary>The metrics of the session's server (null before it started).</summary>
+    Diagnostics.ServerMetrics? Metrics => (this as IStreamSessionHost)?.EngineOptions.Owner?.Metrics;
+
     /// <summary>The wheel that times the connection's keep-alive, header and body timeouts: its server's.</summary>
     TimerWheel Timers => TimerWheel.For((this as IStreamSessionHost)?.EngineOptions.Owner);
 }

@@ -33,6 +33,9 @@ internal interface IWsConnectionHost
     /// <summary>Closes the TCP connection at once, dropping what is queued (a peer that did not answer in time).</summary>
     void Abort(DisconnectReason reason);
 
+    /// <summary>The metrics of a server session's server; null for a client (or before the server started).</summary>
+    Diagnostics.ServerMetrics? Metrics => (this as IStreamSessionHost)?.EngineOptions.Owner?.Metrics;
+
     /// <summary>The wheel that times the keep-alive and close timeouts: the server's, or the shared one of clients.</summary>
     TimerWheel Timers => TimerWheel.For((this as IStreamSessionHost)?.EngineOptions.Owner);
 }

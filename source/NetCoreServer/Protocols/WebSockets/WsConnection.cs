@@ -38,6 +38,7 @@ internal sealed class WsConnection : IStreamProtocol, IMessageSource, IDisposabl
     private readonly TimeSpan _closeTimeout;
     private readonly TimeSpan _keepAlive;
     private readonly WsMessageClock? _messageClock;
+    private readonly Diagnostics.ServerMetrics? _metrics;
     private WsFrameWriter? _compressor;
     private int _state;
     private bool _disposed;
@@ -57,6 +58,7 @@ internal sealed class WsConnection : IStreamProtocol, IMessageSource, IDisposabl
     public WsConnection(IWsConnectionHost host, WsRole role, WsHandshakeResult handshake, WsOptions options)
     {
         _host = host;
+        _metrics = host.Metrics;
         _masked = role == WsRole.Client;
         _decoder = handshake.CreateDecoder(role, options.MaxMessageSize);
         var writer = handshake.CreateWriter(role, options.DeflateSettings());
@@ -174,6 +176,8 @@ internal sealed class WsConnection : IStreamProtocol, IMessageSource, IDisposabl
                 sent = Write(compressor.Prepare(opcode, payload), checkOpen: true);
             }
         }
+        if (sent > 0 && opcode is WsOpcode.Text or WsOpcode.Binary)
+            _metrics?.WsMessageSent();
         return blocking ? WaitSent(sent) : sent;
     }
 
@@ -201,6 +205,9 @@ internal sealed class WsConnection : IStreamProtocol, IMessageSource, IDisposabl
         ArmTimer(_closeTimeout);
         return blocking ? WaitSent(sent) : sent;
     }
+
+    /// <summary>The server drains: close 1001 "going away" (RFC 6455 §7.4.1); the connection ends when the peer answers, or at the close timeout.</summary>
+    public bool BeginDrain() => SendClose(WsCloseStatus.GoingAway, "server stopping"u8, blocking: false) > 0;
 
     /// <summary>
     /// Queues a close frame encoded once for many sessions (<c>CloseAll</c>) and starts waiting for the answer, unless a
@@ -294,6 +301,7 @@ internal sealed class WsConnection : IStreamProtocol, IMessageSource, IDisposabl
 
     private bool OnWsMessage(WsOpcode opcode, ArraySegment<byte> payload)
     {
+        _metrics?.WsMessageReceived();
         var array = payload.Array ?? Array.Empty<byte>();
         if (!_capturing)
         {

@@ -51,6 +51,7 @@ internal sealed class WsServerPeer : WsPeer<IWsSessionHost>
         // Published after the 101 is queued: a multicast or a send from another thread cannot come before it.
         Publish(ws);
         ws.Start();
+        Host.Metrics?.WsUpgrade(accepted: true);
         Host.OnWsConnected(request);
         return HttpUpgrade.Switched;
     }
@@ -72,6 +73,7 @@ internal sealed class WsServerPeer : WsPeer<IWsSessionHost>
 
     private HttpUpgrade Refuse(HttpResponse response)
     {
+        Host.Metrics?.WsUpgrade(accepted: false);
         Host.SendUpgrade(response);
         Host.Disconnect();
         return HttpUpgrade.Refused;

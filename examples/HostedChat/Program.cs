@@ -1,0 +1,27 @@
+using System;
+using System.Net;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using NetCoreServer;
+using NetCoreServer.Hosting;
+
+// A WebSocket chat on the generic host: the endpoint and limits come from appsettings.json's "Chat" section (an
+// environment variable overrides it: Chat__Port=9000), metrics go through the host's meter factory, and SIGTERM or
+// Ctrl+C drains it: no new connections, every client gets close 1001, what was queued is delivered first.
+var builder = Host.CreateApplicationBuilder(args);
+builder.Services.Configure<HostOptions>(builder.Configuration.GetSection("HostOptions"));
+builder.Services.AddSessionServer<ChatServer, TcpSession>(builder.Configuration.GetSection("Chat"), (_, options) => new ChatServer(options.Address, options.Port));
+builder.Services.AddHealthChecks().AddSessionServerCheck<ChatServer, TcpSession>();
+await builder.Build().RunAsync();
+
+/// <summary>Every text message goes to every client.</summary>
+internal sealed class ChatServer(string address, int port) : WsServer(IPAddress.Parse(address), port)
+{
+    protected override TcpSession CreateSession() => new ChatSession(this);
+}
+
+internal sealed class ChatSession(WsServer server) : WsSession(server)
+{
+    public override void OnWsReceived(byte[] buffer, long offset, long size)
+        => ((WsServer)Server).MulticastText(buffer.AsSpan((int)offset, (int)size));
+}
