@@ -19,7 +19,7 @@ namespace NetCoreServer;
 /// Sessions are not generic (NetCoreServer's <c>TcpSession(TcpServer)</c>), so this is how a session reaches its
 /// <see cref="StreamServer{TSession}"/>.
 /// </remarks>
-public abstract class StreamServer : IEngineOwner
+public abstract class StreamServer : IEngineOwner, IMetricsOwner
 {
     private long _bytesSent;
     private long _bytesReceived;
@@ -107,6 +107,8 @@ public abstract class StreamServer : IEngineOwner
     internal Engine.TimerWheel Timers { get; } = new();
 
     TimerWheel IEngineOwner.Timers => Timers;
+
+    ServerMetrics? IMetricsOwner.Metrics => Metrics;
 
     private protected void ResetCounters()
     {

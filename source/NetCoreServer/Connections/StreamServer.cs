@@ -174,7 +174,7 @@ public abstract partial class StreamServer<TSession> : StreamServer, IDisposable
         ResetCounters();
         _multicast.ResetCounters();
         IsStarted = true;
-        StartMetrics(new Diagnostics.StreamReadings<TSession>(this), _socketFile != null, Address, Endpoint);
+        StartMetrics(new StreamReadings<TSession>(this), _socketFile != null, Address, Endpoint);
         OnStarted();
         _accept.Run();
         return true;

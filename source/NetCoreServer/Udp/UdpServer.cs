@@ -93,7 +93,7 @@ public partial class UdpServer : DatagramPeer
         }
         StartEngine(socket);
         _started = true;
-        _metrics = Diagnostics.ServerMetrics.Start(OptionMeterFactory, new Diagnostics.DatagramReadings(this), "udp", null, Address, (Endpoint as IPEndPoint)?.Port);
+        _metrics = Diagnostics.ServerMetrics.Start(OptionMeterFactory, new DatagramReadings(this), "udp", null, Address, (Endpoint as IPEndPoint)?.Port);
         Volatile.Write(ref _state, Running);
         OnStarted();
         StartContinuousReceive();

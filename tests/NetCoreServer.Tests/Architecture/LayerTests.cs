@@ -38,6 +38,10 @@ public sealed class LayerTests
     private static readonly IObjectProvider<IType> s_facadeButDisconnectReason = Types().That().ResideInNamespace("NetCoreServer")
         .And().AreNot(typeof(DisconnectReason)).As("types of the public facade (NetCoreServer) other than DisconnectReason");
 
+    // The instruments tag connections with why they ended or were refused: the same public enums.
+    private static readonly IObjectProvider<IType> s_facadeButReasons = Types().That().ResideInNamespace("NetCoreServer")
+        .And().AreNot(typeof(DisconnectReason), typeof(RefusalReason)).As("types of the public facade (NetCoreServer) other than DisconnectReason and RefusalReason");
+
     private static readonly IObjectProvider<IType> s_connectionClasses = Types().That().AreAssignableTo(typeof(StreamConnection))
         .Or().AreAssignableTo(typeof(StreamServer)).As("connection classes (StreamConnection, StreamServer and what derives from them)");
 
@@ -47,6 +51,13 @@ public sealed class LayerTests
             .AndShould().NotDependOnAny(s_connections).AndShould().NotDependOnAny(s_protocols).AndShould().NotDependOnAny(s_udp)
             .AndShould().NotDependOnAny(s_facade)
             .Because("the pool is what every layer reads into and writes from").Check(s_library);
+
+    [Test]
+    public void DiagnosticsDependOnNoOtherLayer()
+        => Types().That().ResideInNamespaceOrBelow("NetCoreServer.Diagnostics").Should().NotDependOnAny(s_buffers)
+            .AndShould().NotDependOnAny(s_transports).AndShould().NotDependOnAny(s_engine).AndShould().NotDependOnAny(s_connections)
+            .AndShould().NotDependOnAny(s_protocols).AndShould().NotDependOnAny(s_udp).AndShould().NotDependOnAny(s_facadeButReasons)
+            .Because("the instruments read a server's counters through IServerReadings, so every layer may publish to them").Check(s_library);
 
     [Test]
     public void TransportsDependOnNothingAboveThem()
@@ -93,6 +104,6 @@ public sealed class LayerTests
     [Test]
     public void EveryNamespaceOfTheLibraryIsALayerTheRulesName()
         => Types().That().ResideInNamespaceMatching(@"^NetCoreServer(\..+)?$")
-            .Should().ResideInNamespaceMatching(@"^NetCoreServer(\.(Buffers|Transports(\.Tls)?|Engine|Connections|Udp|Compat\.Caching|Protocols(\.(Framing|Http|Http2|WebSockets))?))?$")
+            .Should().ResideInNamespaceMatching(@"^NetCoreServer(\.(Buffers|Diagnostics|Transports(\.Tls)?|Engine|Connections|Udp|Compat\.Caching|Protocols(\.(Framing|Http|Http2|WebSockets))?))?$")
             .Because("a namespace no rule names would escape them all: give it a layer here and in docs/architecture.md").Check(s_library);
 }

@@ -62,7 +62,7 @@ internal interface IHttpServerSessionHost
     void Disconnect();
 
     /// <summary>The metrics of the session's server (null before it started).</summary>
-    Diagnostics.ServerMetrics? Metrics => (this as IStreamSessionHost)?.EngineOptions.Owner?.Metrics;
+    Diagnostics.ServerMetrics? Metrics => ((this as IStreamSessionHost)?.EngineOptions.Owner as Diagnostics.IMetricsOwner)?.Metrics;
 
     /// <summary>The wheel that times the connection's keep-alive, header and body timeouts: its server's.</summary>
     TimerWheel Timers => TimerWheel.For((this as IStreamSessionHost)?.EngineOptions.Owner);

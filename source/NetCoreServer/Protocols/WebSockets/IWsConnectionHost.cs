@@ -34,7 +34,7 @@ internal interface IWsConnectionHost
     void Abort(DisconnectReason reason);
 
     /// <summary>The metrics of a server session's server; null for a client (or before the server started).</summary>
-    Diagnostics.ServerMetrics? Metrics => (this as IStreamSessionHost)?.EngineOptions.Owner?.Metrics;
+    Diagnostics.ServerMetrics? Metrics => ((this as IStreamSessionHost)?.EngineOptions.Owner as Diagnostics.IMetricsOwner)?.Metrics;
 
     /// <summary>The wheel that times the keep-alive and close timeouts: the server's, or the shared one of clients.</summary>
     TimerWheel Timers => TimerWheel.For((this as IStreamSessionHost)?.EngineOptions.Owner);

@@ -1,4 +1,6 @@
-namespace NetCoreServer.Diagnostics;
+using NetCoreServer.Diagnostics;
+
+namespace NetCoreServer;
 
 /// <summary>A UDP server's own counters, as the observable instruments read them.</summary>
 internal sealed class DatagramReadings(UdpServer server) : IServerReadings

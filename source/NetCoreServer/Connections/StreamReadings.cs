@@ -1,4 +1,6 @@
-namespace NetCoreServer.Diagnostics;
+using NetCoreServer.Diagnostics;
+
+namespace NetCoreServer;
 
 /// <summary>A stream server's own counters, as the observable instruments read them.</summary>
 /// <typeparam name="TSession">The server's session type.</typeparam>
