@@ -69,6 +69,9 @@ public static class SnippetCompiler
         // The scale-out guide's snippets use the Redis backplane; its overloads name StackExchange.Redis types.
         paths.Add(typeof(NetCoreServer.Redis.RedisBackplane).Assembly.Location);
         paths.Add(typeof(StackExchange.Redis.IConnectionMultiplexer).Assembly.Location);
+        // The testing guide's example is an NUnit test on a FakeTimeProvider.
+        paths.Add(typeof(NUnit.Framework.TestAttribute).Assembly.Location);
+        paths.Add(typeof(Microsoft.Extensions.Time.Testing.FakeTimeProvider).Assembly.Location);
         return paths
             .Where(p => p.Length > 0)
             .DistinctBy(Path.GetFileName, StringComparer.OrdinalIgnoreCase)
