@@ -155,6 +155,29 @@ public sealed class WsServerBehaviourTests(WsTransport transport)
     }
 
     [Test]
+    public async Task AClientOnAFakeClockGivesUpOnTheUpgradeOnlyWhenItsClockPassesTheHandshakeTimeout()
+    {
+        var clock = new FakeTimeProvider();
+        using var silent = new System.Net.Sockets.TcpListener(IPAddress.Loopback, 0);
+        silent.Start();
+        var port = ((IPEndPoint)silent.LocalEndpoint).Port;
+        using var client = new WsTestClient(WsTransport.Ws, port, options => options.HandshakeTimeout = TimeSpan.FromSeconds(30));
+        client.Client.OptionTimeProvider = clock;
+        Assert.That(client.ConnectAsync(), Is.True);
+        using var accepted = await silent.AcceptSocketAsync();
+        // The request goes out after the handshake clock is armed: once it arrives, the clock runs.
+        var buffer = new byte[4096];
+        Assert.That(await Wait.For(accepted.ReceiveAsync(buffer.AsMemory()).AsTask(), "the upgrade request"), Is.GreaterThan(0));
+
+        clock.Advance(TimeSpan.FromSeconds(29));
+        Assert.That(client.Probe.Error.Task.IsCompleted, Is.False, "29 s of the client's 30: still waiting");
+        clock.Advance(TimeSpan.FromSeconds(1) + TimerWheel.DefaultResolution);
+
+        Assert.That(await Wait.For(client.Probe.Error.Task, "the client's OnWsError"), Does.Contain("not answered"));
+        await Wait.For(client.Probe.Disconnected.Task, "the client's OnDisconnected");
+    }
+
+    [Test]
     public async Task ConcurrentSendsFromEightThreadsNeverInterleaveFrames()
     {
         using var server = new WsTestServer(transport);
