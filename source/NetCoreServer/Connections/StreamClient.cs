@@ -76,7 +76,7 @@ public abstract class StreamClient : StreamConnection
 
     /// <summary>
     /// The clock of this client's timeouts: connect, TLS handshake, WebSocket upgrade, keep-alive, close and message,
-    /// idle, disconnect. Default <see cref="TimeProvider.System"/>; a test sets a fake one (FakeTimeProvider) and
+    /// idle, disconnect, and the request timeout of <see cref="HttpClientEx"/>. Default <see cref="TimeProvider.System"/>; a test sets a fake one (FakeTimeProvider) and
     /// advances it instead of waiting. Set it before <c>Connect</c>: it applies to the next connection.
     /// </summary>
     /// <exception cref="ArgumentNullException">The value is null.</exception>
