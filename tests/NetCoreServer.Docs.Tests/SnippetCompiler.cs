@@ -72,6 +72,10 @@ public static class SnippetCompiler
         // The hosting guide's snippets: the package and the generic host's assemblies (copied beside this one).
         paths.Add(typeof(NetCoreServer.Hosting.SessionServerOptions).Assembly.Location);
         paths.AddRange(Directory.GetFiles(AppContext.BaseDirectory, "Microsoft.Extensions.*.dll"));
+
+        // The testing guide's example is an NUnit test on a FakeTimeProvider.
+        paths.Add(typeof(NUnit.Framework.TestAttribute).Assembly.Location);
+        paths.Add(typeof(Microsoft.Extensions.Time.Testing.FakeTimeProvider).Assembly.Location);
         return paths
             .Where(p => p.Length > 0)
             .DistinctBy(Path.GetFileName, StringComparer.OrdinalIgnoreCase)

@@ -41,7 +41,12 @@ internal static class EngineBuffers
     private static readonly Stack<byte[]>[] s_classes = CreateClasses();
     private static readonly int s_cellMask = (int)System.Numerics.BitOperations.RoundUpToPowerOf2((uint)Environment.ProcessorCount) - 1;
     private static readonly long[] s_cells = new long[(s_cellMask + 1) * CellStride];
-    private static readonly Timer s_trimmer = new(static _ => Trim(), null, Timeout.Infinite, Timeout.Infinite);
+    private static ITimer s_trimmer = new Timer(static _ => Trim(), null, Timeout.Infinite, Timeout.Infinite);
+
+    // The trim's clock: null for the system's (TickCount64); a test's fake one counts on from the TickCount64 at its switch.
+    private static TimeProvider? s_time;
+    private static long s_timeOriginStamp;
+    private static long s_timeOriginMs;
     private static readonly bool s_collect = !(AppContext.TryGetSwitch("NetCoreServer.DisableCollectAfterBurst", out var disabled) && disabled);
     private static long s_lastLargeUse;
     private static long s_released;
@@ -93,6 +98,27 @@ internal static class EngineBuffers
 
     /// <summary>True while the trimmer ticks; it stops once nothing is left to watch (for tests).</summary>
     internal static bool Watching => Volatile.Read(ref s_armed) == 1;
+
+    /// <summary>
+    /// Moves the trim onto <paramref name="time"/> (null: the system clock) for the whole process, since the pool is the
+    /// process's: only for tests that run alone ([NonParallelizable]); servers' own clocks never reach it.
+    /// </summary>
+    internal static void UseClock(TimeProvider? time)
+    {
+        var old = s_trimmer;
+        s_timeOriginMs = Environment.TickCount64;
+        s_timeOriginStamp = time?.GetTimestamp() ?? 0;
+        s_time = time == TimeProvider.System ? null : time;
+        var timer = s_time == null
+            ? new Timer(static _ => Trim(), null, Timeout.Infinite, Timeout.Infinite)
+            : s_time.CreateTimer(static _ => Trim(), null, Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
+        Volatile.Write(ref s_trimmer, timer);
+        old.Dispose();
+        if (Volatile.Read(ref s_armed) == 1)
+            timer.Change(TrimCheckPeriod, TrimCheckPeriod);
+    }
+
+    private static long Now => s_time is { } time ? s_timeOriginMs + (long)time.GetElapsedTime(s_timeOriginStamp).TotalMilliseconds : Environment.TickCount64;
 
     /// <summary>A buffer of at least <paramref name="minimum"/> bytes; give it back with <see cref="Return"/>.</summary>
     public static byte[] Rent(int minimum)
@@ -182,7 +208,7 @@ internal static class EngineBuffers
 
     private static void UsedLarge()
     {
-        Volatile.Write(ref s_lastLargeUse, Environment.TickCount64);
+        Volatile.Write(ref s_lastLargeUse, Now);
         Arm();
     }
 
@@ -197,7 +223,7 @@ internal static class EngineBuffers
     private static void Arm()
     {
         if (Volatile.Read(ref s_armed) == 0 && Interlocked.Exchange(ref s_armed, 1) == 0)
-            s_trimmer.Change(TrimCheckPeriod, TrimCheckPeriod);
+            Volatile.Read(ref s_trimmer).Change(TrimCheckPeriod, TrimCheckPeriod);
     }
 
     /// <summary>
@@ -221,7 +247,7 @@ internal static class EngineBuffers
 
     private static void TrimOnce()
     {
-        var now = Environment.TickCount64;
+        var now = Now;
         var held = Fold();
         var moved = Math.Abs(held - s_lastHeld) >= CellStep;
         if (s_lastHeld - held >= CellStep)
@@ -263,7 +289,7 @@ internal static class EngineBuffers
 
         // Nothing to watch: disarm first, then look again, so that a rent, return or release racing with this re-arms.
         Volatile.Write(ref s_armed, 0);
-        s_trimmer.Change(Timeout.Infinite, Timeout.Infinite);
+        Volatile.Read(ref s_trimmer).Change(Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
         if (PooledBytes > 0 || Volatile.Read(ref s_released) != s_releasedSeen || CellsAway())
             Arm();
     }

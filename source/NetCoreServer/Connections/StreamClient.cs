@@ -76,6 +76,23 @@ public abstract class StreamClient : StreamConnection, IProtocolClient
     }
 
     /// <summary>
+    /// The clock of this client's timeouts: connect, TLS handshake, WebSocket upgrade, keep-alive, close and message,
+    /// idle, disconnect, and the request timeout of <see cref="HttpClientEx"/>. Default <see cref="TimeProvider.System"/>; a test sets a fake one (FakeTimeProvider) and
+    /// advances it instead of waiting. Set it before <c>Connect</c>: it applies to the next connection.
+    /// </summary>
+    /// <exception cref="ArgumentNullException">The value is null.</exception>
+    public TimeProvider OptionTimeProvider
+    {
+        get => _connector.Time;
+        set
+        {
+            ArgumentNullException.ThrowIfNull(value);
+            _connector.Time = value;
+            WritableLimits.Time = value == TimeProvider.System ? null : value;
+        }
+    }
+
+    /// <summary>
     /// Serve this client's connection from one of the library's own epoll event loops instead of the runtime's socket
     /// engine (Linux only; ignored elsewhere). Default 0: the runtime's engine. See
     /// <see cref="StreamServer.OptionEventLoops"/> for what it changes: hooks then run on the loop's thread.

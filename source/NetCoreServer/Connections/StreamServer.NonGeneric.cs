@@ -103,8 +103,29 @@ public abstract class StreamServer : IEngineOwner, IMetricsOwner
         Metrics = ServerMetrics.Start(OptionMeterFactory, readings, unix ? "unix" : "tcp", protocol, address, port);
     }
 
+    // Replaced whole when the clock changes: a session keeps the wheel it started with (its EngineOptions hold it).
+    private TimerWheel _timers = new();
+
     /// <summary>The one timer wheel of this server's connections (idle, keep-alive, header and close timeouts).</summary>
-    internal Engine.TimerWheel Timers { get; } = new();
+    internal TimerWheel Timers => Volatile.Read(ref _timers);
+
+    /// <summary>
+    /// The clock of every timeout of this server's sessions: idle, HTTP header, body rate, keep-alive and response,
+    /// WebSocket keep-alive, close and message, TLS handshake, disconnect. Default <see cref="TimeProvider.System"/>.
+    /// A test sets a fake one (FakeTimeProvider) and advances it instead of waiting; each server has its own, so tests
+    /// in parallel do not share a clock. Set it before <c>Start</c>: a session keeps the clock it started with.
+    /// </summary>
+    /// <exception cref="ArgumentNullException">The value is null.</exception>
+    public TimeProvider OptionTimeProvider
+    {
+        get => Timers.Time;
+        set
+        {
+            ArgumentNullException.ThrowIfNull(value);
+            if (value != Timers.Time)
+                Volatile.Write(ref _timers, new TimerWheel(default, value));
+        }
+    }
 
     TimerWheel IEngineOwner.Timers => Timers;
 
@@ -278,12 +299,13 @@ public abstract class StreamServer : IEngineOwner, IMetricsOwner
         var receive = OptionReceiveBufferSize;
         var send = OptionSendBufferSize;
         var idle = OptionIdleTimeout;
+        var timers = Timers;
         var shared = Volatile.Read(ref _sessionLimits);
-        if (shared != null && shared.ReceiveBufferSize == receive && shared.SendBufferSize == send && shared.IdleTimeout == idle)
+        if (shared != null && shared.ReceiveBufferSize == receive && shared.SendBufferSize == send && shared.IdleTimeout == idle && shared.Timers == timers)
             return shared;
         // The session's own OptionIdleTimeout refuses a negative value; so does the server's default for it.
         ArgumentOutOfRangeException.ThrowIfLessThan(idle, TimeSpan.Zero, nameof(OptionIdleTimeout));
-        shared = new EngineOptions { Owner = this, ReceiveBufferSize = receive, SendBufferSize = send, IdleTimeout = idle }.Share();
+        shared = new EngineOptions { Owner = this, Timers = timers, ReceiveBufferSize = receive, SendBufferSize = send, IdleTimeout = idle }.Share();
         Volatile.Write(ref _sessionLimits, shared);
         return shared;
     }

@@ -31,6 +31,19 @@ internal sealed class EngineOptions : ConnectionLimits
     /// </summary>
     public IEngineOwner? Owner { get; init; }
 
+    /// <summary>The clock of a client's timeouts (null: the system clock); a server's sessions have their server's wheel in <see cref="Timers"/>.</summary>
+    public TimeProvider? Time { get; set; }
+
+    // A server session's wheel, its server's when the session was made: one clock for the session's whole life.
+    private TimerWheel? _timers;
+
+    /// <summary>The wheel that times this connection: its server's, or the clients' wheel of <see cref="Time"/>.</summary>
+    public TimerWheel Timers
+    {
+        get => _timers ?? TimerWheel.For(Time);
+        init => _timers = value;
+    }
+
     /// <summary>True for an instance several connections read: it is never written again; a writer takes a <see cref="Copy"/>.</summary>
     public bool Shared { get; private set; }
 

@@ -47,8 +47,8 @@ internal sealed class IdleSweep
             sweep._watched.TryRemove(engine, out _);
     }
 
-    // The engine's options name its server for as long as it lives (a private copy keeps the owner).
-    private static TimerWheel WheelOf(StreamSessionEngine engine) => TimerWheel.For(engine.Options.Owner);
+    // The engine's options name its server (or a client's clock) for as long as it lives (a private copy keeps both).
+    private static TimerWheel WheelOf(StreamSessionEngine engine) => engine.Options.Timers;
 
     private void Sweep()
     {
@@ -65,10 +65,16 @@ internal sealed class IdleSweep
                 }
             }
         }
-        var now = Environment.TickCount64;
+        var now = _timer.Wheel.Now;
         // Enumerating the dictionary itself, not its Keys, which would copy every key into a new list per sweep.
         foreach (var (engine, _) in _watched)
         {
+            // Forgotten on another wheel (a client's clock changed while connected): dropped here, not kept forever.
+            if (engine.Closed)
+            {
+                _watched.TryRemove(engine, out _);
+                continue;
+            }
             try
             {
                 engine.CheckIdle(now);

@@ -187,7 +187,7 @@ internal struct ReceivePump
             return false;
         Debug.Assert(buffer != null, "without a buffer only a failed receive gets here");
         if (_idleWatched)
-            Volatile.Write(ref _side!.LastReceived, Environment.TickCount64);
+            Volatile.Write(ref _side!.LastReceived, engine.Options.Timers.Now);
         var read = result.Bytes;
         var kept = _filled;
         if (!DeliverAndKeep(engine, buffer, kept + read))
@@ -440,7 +440,7 @@ internal struct ReceivePump
         {
             if (engine.Closed)
                 return;
-            (_side ??= new PumpSide()).LastReceived = Environment.TickCount64;
+            (_side ??= new PumpSide()).LastReceived = engine.Options.Timers.Now;
             Volatile.Write(ref _idleWatched, true);
         }
         IdleSweep.Watch(engine);
@@ -470,7 +470,7 @@ internal struct ReceivePump
         /// <summary>The wait of a loop paused while unwritable or held.</summary>
         public TaskCompletionSource? Paused;
 
-        /// <summary>When bytes were last received (Environment.TickCount64), while the idle timeout watches; written by the loop, read by the sweep.</summary>
+        /// <summary>When bytes were last received (TimerWheel.Now of the engine's wheel), while the idle timeout watches; written by the loop, read by the sweep.</summary>
         public long LastReceived;
     }
 }

@@ -464,7 +464,7 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
 
     private void ArmDisconnectTimer(TimeSpan timeout)
     {
-        var timer = new CallbackTimer(TimerWheel.For(Options.Owner), static s => ((StreamSessionEngine)s).OnDisconnectTimeout(), this);
+        var timer = new CallbackTimer(Options.Timers, static s => ((StreamSessionEngine)s).OnDisconnectTimeout(), this);
         lock (this)
         {
             if (Closed || _side?.DisconnectTimer != null)

@@ -1,7 +1,7 @@
 using System;
 using System.Numerics;
+using System.Runtime.CompilerServices;
 using System.Threading;
-using NetCoreServer.Transports;
 
 namespace NetCoreServer.Engine;
 
@@ -12,7 +12,10 @@ namespace NetCoreServer.Engine;
 /// that holds an entry, so a wheel with nothing due soon does not wake up. An entry expires at its deadline or up to
 /// one tick later, never earlier; its callback is queued to the thread pool, never run under the wheel's lock.
 /// </summary>
-/// <remarks>Lock: one per wheel, held only for list and bitmap updates (and arming the timer); see docs/design/timer-wheel.md.</remarks>
+/// <remarks>
+/// Time: <see cref="Now"/> and the wheel's timer come from its <see cref="TimeProvider"/>, so a fake provider moves the
+/// wheel's deadlines when the fake clock moves; <see cref="TimeProvider.System"/> reads <see cref="Environment.TickCount64"/> as before.
+/// Lock: one per wheel, held only for list and bitmap updates (and arming the timer); see docs/design/timer-wheel.md.</remarks>
 internal sealed class TimerWheel
 {
     /// <summary>How far apart ticks are by default: an entry expires at most this late.</summary>
@@ -29,27 +32,48 @@ internal sealed class TimerWheel
     /// <summary>The deadline of an entry in no slot (never armed, cancelled, closed or expired).</summary>
     internal const long NotLinked = long.MaxValue;
 
+    private static readonly ConditionalWeakTable<TimeProvider, TimerWheel> s_byProvider = new();
+
     private readonly object _lock = new();
     private readonly long _tickMs;
+
+    // Null for the system clock (Now is then Environment.TickCount64, one call); else the provider and its timestamp
+    // and Now at the wheel's creation, so that its Now counts milliseconds on from where the system's was.
+    private readonly TimeProvider? _time;
+    private readonly long _originStamp;
+    private readonly long _originMs;
     private TimerEntry?[]? _slots;
     private ulong[]? _occupied;
-    private Timer? _timer;
+    private ITimer? _timer;
     private long _cursor;
     private long _armedTick = long.MaxValue;
     private int _count;
 
-    /// <summary>Makes a wheel; its arrays and timer come with the first entry armed.</summary>
-    public TimerWheel(TimeSpan resolution = default)
+    /// <summary>Makes a wheel on <paramref name="time"/> (null: the system clock); its arrays and timer come with the first entry armed.</summary>
+    public TimerWheel(TimeSpan resolution = default, TimeProvider? time = null)
     {
         _tickMs = resolution <= TimeSpan.Zero ? (long)DefaultResolution.TotalMilliseconds : Math.Max(1, (long)resolution.TotalMilliseconds);
-        _cursor = Environment.TickCount64 / _tickMs;
+        _originMs = Environment.TickCount64;
+        if (time != null && time != TimeProvider.System)
+        {
+            _time = time;
+            _originStamp = time.GetTimestamp();
+        }
+        _cursor = Now / _tickMs;
     }
 
-    /// <summary>The process-wide wheel of clients (which have no server) and of anything else without one.</summary>
+    /// <summary>The process-wide wheel of clients (which have no server) on the system clock, and of anything else without one.</summary>
     public static TimerWheel Shared { get; } = new();
 
-    /// <summary>The wheel of the connections of <paramref name="owner"/> (their server), or <see cref="Shared"/> without one.</summary>
-    public static TimerWheel For(IEngineOwner? owner) => owner?.Timers ?? Shared;
+    /// <summary>The wheel of clients on <paramref name="time"/>: <see cref="Shared"/> for the system clock (or null), else one per provider.</summary>
+    public static TimerWheel For(TimeProvider? time) =>
+        time == null || time == TimeProvider.System ? Shared : s_byProvider.GetValue(time, static t => new TimerWheel(default, t));
+
+    /// <summary>The clock of this wheel's provider in milliseconds (<see cref="Environment.TickCount64"/> on the system clock): deadlines and the owners' "last seen" times are in it.</summary>
+    public long Now => _time == null ? Environment.TickCount64 : _originMs + (long)_time.GetElapsedTime(_originStamp).TotalMilliseconds;
+
+    /// <summary>The provider of <see cref="Now"/> and of the wheel's timer.</summary>
+    public TimeProvider Time => _time ?? TimeProvider.System;
 
     /// <summary>The tick length: an entry expires at most this late.</summary>
     public TimeSpan Resolution => TimeSpan.FromMilliseconds(_tickMs);
@@ -66,7 +90,7 @@ internal sealed class TimerWheel
 
     internal void Schedule(TimerEntry entry, TimeSpan dueIn)
     {
-        var now = Environment.TickCount64;
+        var now = Now;
         var delay = dueIn <= TimeSpan.Zero ? 0 : (dueIn.Ticks + TimeSpan.TicksPerMillisecond - 1) / TimeSpan.TicksPerMillisecond;
         var due = now + Math.Min(delay, MaxDelay);
         // Later than the deadline it is linked for (a keep-alive clock restarted): the entry stays in its slot, whose
@@ -111,7 +135,7 @@ internal sealed class TimerWheel
 
     private void OnTick()
     {
-        var now = Environment.TickCount64;
+        var now = Now;
         lock (_lock)
         {
             _armedTick = long.MaxValue;
@@ -168,9 +192,11 @@ internal sealed class TimerWheel
         {
             // The wheel outlives the connection that happened to arm it first: its timer carries no caller's context.
             using (ExecutionContext.IsFlowSuppressed() ? default(AsyncFlowControl?) : ExecutionContext.SuppressFlow())
-                _timer = new Timer(static s => ((TimerWheel)s!).OnTick(), this, Timeout.Infinite, Timeout.Infinite);
+                _timer = _time == null
+                    ? new Timer(static s => ((TimerWheel)s!).OnTick(), this, Timeout.Infinite, Timeout.Infinite)
+                    : _time.CreateTimer(static s => ((TimerWheel)s!).OnTick(), this, Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
         }
-        _timer.Change(Math.Max(tick * _tickMs - now, 0), Timeout.Infinite);
+        _timer.Change(TimeSpan.FromMilliseconds(Math.Max(tick * _tickMs - now, 0)), Timeout.InfiniteTimeSpan);
     }
 
     /// <summary>How many slots from <paramref name="start"/> (itself included, wrapping) to the first holding an entry; entries exist.</summary>

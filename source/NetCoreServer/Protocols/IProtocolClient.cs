@@ -1,3 +1,4 @@
+using System;
 using System.Net;
 using System.Threading;
 using System.Threading.Tasks;
@@ -12,6 +13,9 @@ internal interface IProtocolClient
 {
     /// <summary>True while data can be sent and received.</summary>
     bool IsConnected { get; }
+
+    /// <summary>The clock of the client's timeouts (a request's timeout among them).</summary>
+    TimeProvider OptionTimeProvider { get; }
 
     /// <summary>The server the client connects to.</summary>
     EndPoint Endpoint { get; }

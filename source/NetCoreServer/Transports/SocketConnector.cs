@@ -24,6 +24,9 @@ internal sealed class SocketConnector
     /// <summary>True from <see cref="TryBegin"/> until <see cref="End"/>.</summary>
     public bool IsConnecting => Volatile.Read(ref _connecting);
 
+    /// <summary>The clock of the connect timeout (the client's OptionTimeProvider).</summary>
+    public TimeProvider Time { get; set; } = TimeProvider.System;
+
     /// <summary>Starts an attempt unless one is under way or the client is still connected (<paramref name="idle"/> false).</summary>
     public bool TryBegin(bool idle)
     {
@@ -163,9 +166,7 @@ internal sealed class SocketConnector
     /// <summary>The attempt's token source: cancelled by its timeout, or at once when it was abandoned before it started.</summary>
     private CancellationTokenSource Start(TimeSpan timeout)
     {
-        var attempt = new CancellationTokenSource();
-        if (timeout > TimeSpan.Zero)
-            attempt.CancelAfter(timeout);
+        var attempt = timeout > TimeSpan.Zero ? new CancellationTokenSource(timeout, Time) : new CancellationTokenSource();
         bool abandoned;
         lock (this)
         {

@@ -36,16 +36,17 @@ internal static class TransportFactory
     /// <param name="authenticate">Runs the handshake; it calls its action when this side rejects the peer's certificate.</param>
     /// <param name="handshakeTimeout">How long the handshake may take.</param>
     /// <param name="gate">The server's cap on handshakes under way, or null.</param>
+    /// <param name="time">The clock of the handshake timeout (the server's or client's OptionTimeProvider); null for the system clock.</param>
     public static IStreamTransport CreateTls(Socket socket, int eventLoops, TcpOptions? tcp, Func<SslStream, Action, CancellationToken, Task> authenticate,
-        TimeSpan handshakeTimeout, HandshakeGate? gate = null)
+        TimeSpan handshakeTimeout, HandshakeGate? gate = null, TimeProvider? time = null)
     {
         var inner = Create(socket, eventLoops, tcp);
         if (gate == null)
-            return new TlsTransport(inner, authenticate, handshakeTimeout);
+            return new TlsTransport(inner, authenticate, handshakeTimeout, time: time);
         TlsTransport? transport = null;
         // Dropped as the oldest pending handshake: closing the transport fails the handshake under way.
         var slot = gate.Enter(() => transport?.Close());
-        transport = new TlsTransport(inner, authenticate, handshakeTimeout, () => gate.Exit(slot));
+        transport = new TlsTransport(inner, authenticate, handshakeTimeout, () => gate.Exit(slot), time);
         return transport;
     }
 }

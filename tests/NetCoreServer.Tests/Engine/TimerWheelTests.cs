@@ -4,6 +4,7 @@ using System.Diagnostics;
 using System.Linq;
 using System.Threading;
 using System.Threading.Tasks;
+using Microsoft.Extensions.Time.Testing;
 using NetCoreServer.Engine;
 using NetCoreServer.Testing;
 using NUnit.Framework;
@@ -227,5 +228,36 @@ public sealed class TimerWheelTests
             entry.Close();
 
         Assert.That(allocated, Is.Zero, $"bytes allocated per round of 10,000 re-arms: {string.Join(", ", rounds)}");
+    }
+
+    [Test]
+    public async Task AWheelOnAFakeClockExpiresAnEntryOnceTheClockPassesItsDeadlineAndNotBefore()
+    {
+        var clock = new FakeTimeProvider();
+        var wheel = new TimerWheel(default, clock);
+        var probe = new Probe(wheel);
+        probe.Schedule(TimeSpan.FromSeconds(30));
+
+        // The advance runs the wheel's timer on this thread: an entry due by then is out of the wheel when it returns.
+        clock.Advance(TimeSpan.FromSeconds(30) - TimeSpan.FromMilliseconds(1));
+        Assert.That(wheel.Count, Is.EqualTo(1), "still armed 1 ms before its deadline");
+        Assert.That(probe.Expiries, Is.Zero);
+
+        clock.Advance(TimeSpan.FromMilliseconds(1) + wheel.Resolution);
+        await Wait.For(probe.Fired.Task, "the expiry once the fake clock passed the deadline");
+        Assert.That(probe.Expiries, Is.EqualTo(1));
+        Assert.That(wheel.Count, Is.Zero);
+    }
+
+    [Test]
+    public void ClientsOnTheSystemClockShareOneWheelAndEachOtherProviderHasItsOwn()
+    {
+        var clock = new FakeTimeProvider();
+
+        Assert.That(TimerWheel.For(TimeProvider.System), Is.SameAs(TimerWheel.Shared));
+        Assert.That(TimerWheel.For((TimeProvider?)null), Is.SameAs(TimerWheel.Shared));
+        Assert.That(TimerWheel.For(clock), Is.SameAs(TimerWheel.For(clock)), "one wheel per provider");
+        Assert.That(TimerWheel.For(clock), Is.Not.SameAs(TimerWheel.Shared));
+        Assert.That(TimerWheel.For(clock).Time, Is.SameAs(clock));
     }
 }

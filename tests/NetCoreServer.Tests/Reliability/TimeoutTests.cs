@@ -3,6 +3,7 @@ using System.Net;
 using System.Net.Sockets;
 using System.Runtime.InteropServices;
 using System.Threading.Tasks;
+using Microsoft.Extensions.Time.Testing;
 using NetCoreServer.Engine;
 using NetCoreServer.Tests.Support;
 using NUnit.Framework;
@@ -28,30 +29,30 @@ public sealed class TimeoutTests
     [Test]
     public async Task ASessionThatReceivesNothingForTheIdleTimeoutIsClosedWithReasonTimeout()
     {
-        // Seconds, not milliseconds: on a loaded machine a test thread can stall for seconds, and a stall longer than the
-        // timeout between two sends below would make the session idle for real.
+        var clock = new FakeTimeProvider();
         var timeout = TimeSpan.FromSeconds(5);
-        using var server = StartServer(s => s.Options.OptionIdleTimeout = timeout);
+        using var server = StartServer(s =>
+        {
+            s.Options.OptionTimeProvider = clock;
+            s.Options.OptionIdleTimeout = timeout;
+        });
         using var client = new TestClient(_transport, server);
         Assert.That(await Wait.For(client.ConnectAndWaitAsync(), "client connect"), Is.True);
         await Wait.For(server.FirstConnected, "session connected");
         var session = server.LastSession!;
 
-        // Activity every 200 ms keeps the session open for well past the timeout.
-        var lastSend = DateTime.UtcNow;
+        // A message every 200 ms of the server's clock keeps the session open for well past the timeout.
         for (var i = 1; i <= 35; i++)
         {
-            await Task.Delay(200);
-            lastSend = DateTime.UtcNow;
+            clock.Advance(TimeSpan.FromMilliseconds(200));
             client.SendAsync("k");
             await Wait.For(client.Received.Reaches(i), $"echo {i}");
         }
         Assert.That(session.IsConnected, Is.True, "7 s of activity every 200 ms: not idle");
 
+        clock.Advance(timeout + IdleSweep.Period);
         await Wait.For(session.Closed, "the idle session closed");
-        var quiet = DateTime.UtcNow - lastSend;
         Assert.That(session.DisconnectReason, Is.EqualTo(DisconnectReason.Timeout));
-        Assert.That(quiet, Is.GreaterThanOrEqualTo(timeout - TimeSpan.FromMilliseconds(50)), "not before 5 s of silence");
         await Wait.For(client.Closed, "the client sees the server close");
         Assert.That(client.DisconnectReason, Is.EqualTo(DisconnectReason.PeerClosed), "the idle close ends the stream, no reset");
     }
@@ -59,19 +60,22 @@ public sealed class TimeoutTests
     [Test]
     public async Task AnIdleSessionIsStillClosedAfterEveryEarlierIdleSessionHasGone()
     {
-        // The shared idle sweep stops once no connection is watched; the next connection must start it again.
+        // The real-clock idle test (one per kind of timeout; the others run on a fake clock). The server's idle sweep
+        // stops once no connection is watched; the next connection must start it again.
         var timeout = TimeSpan.FromSeconds(1);
         using var server = StartServer(s => s.Options.OptionIdleTimeout = timeout);
         for (var round = 1; round <= 2; round++)
         {
             using var client = new TestClient(_transport, server);
+            var started = DateTime.UtcNow;
             Assert.That(await Wait.For(client.ConnectAndWaitAsync(), $"client connect {round}"), Is.True);
             await Wait.For(client.Closed, $"the idle session {round} closed");
+            Assert.That(DateTime.UtcNow - started, Is.GreaterThanOrEqualTo(timeout - TimeSpan.FromMilliseconds(50)), $"round {round}: not before 1 s of silence");
             Assert.That(client.DisconnectReason, Is.EqualTo(DisconnectReason.PeerClosed), $"round {round}: closed by the server");
             var session = server.LastSession!;
             await Wait.For(session.Closed, $"session {round} closed");
             Assert.That(session.DisconnectReason, Is.EqualTo(DisconnectReason.Timeout), $"round {round}: for idleness");
-            // Longer than two sweeps: the sweep has found nothing to watch and stopped (unless another test's session is watched).
+            // Longer than two sweeps: the sweep has found nothing to watch and stopped.
             await Task.Delay(IdleSweep.Period * 3);
         }
     }
@@ -79,12 +83,15 @@ public sealed class TimeoutTests
     [Test]
     public async Task TheIdleTimeoutIsOffByDefault()
     {
-        using var server = StartServer();
+        var clock = new FakeTimeProvider();
+        using var server = StartServer(s => s.Options.OptionTimeProvider = clock);
         using var client = new TestClient(_transport, server);
         Assert.That(await Wait.For(client.ConnectAndWaitAsync(), "client connect"), Is.True);
         await Wait.For(server.FirstConnected, "session connected");
         Assert.That(server.LastSession!.Session.OptionIdleTimeout, Is.EqualTo(TimeSpan.Zero));
-        await Task.Delay(500);
+        clock.Advance(TimeSpan.FromDays(1));
+        client.SendAsync("k");
+        await Wait.For(client.Received.Reaches(1), "an echo after a day of silence");
         Assert.That(server.LastSession.IsConnected, Is.True);
     }
 

@@ -92,6 +92,29 @@ public sealed class TlsTests
     }
 
     [Test]
+    public async Task ASilentPeerIsDroppedOnlyWhenTheServersClockPassesTheHandshakeTimeout()
+    {
+        var clock = new ArmedClock();
+        var timeout = TimeSpan.FromSeconds(30);
+        var transport = new SslTestTransport(() => new SslContext(SslProtocols.Tls13, SslTestTransport.ServerCertificate) { HandshakeTimeout = timeout }, () => Client());
+        using var server = new TestServer(transport, IPAddress.Loopback);
+        server.Options.OptionTimeProvider = clock;
+        Assert.That(server.Start(), Is.True);
+        using var silent = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+        await silent.ConnectAsync(server.Endpoint);
+        await Wait.For(clock.WhenArmed(timeout), "the handshake's clock armed on the server's provider");
+
+        clock.Advance(timeout - TimeSpan.FromMilliseconds(1));
+        Assert.That(server.Disconnected.Value, Is.Zero, "1 ms before the timeout: still waiting for the hello");
+        clock.Advance(TimeSpan.FromMilliseconds(1));
+
+        await Wait.For(server.Disconnected.Reaches(1), "session dropped by the handshake timeout");
+        var session = (SslSession)server.LastSession!.Session;
+        Assert.That(session.DisconnectReason, Is.EqualTo(DisconnectReason.HandshakeFailed));
+        Assert.That(session.HandshakeException, Is.InstanceOf<TimeoutException>());
+    }
+
+    [Test]
     public async Task APlaintextClientOnTheTlsPortIsDroppedAndTheServerKeepsWorking()
     {
         var transport = new SslTestTransport(SslTestTransport.DefaultServerContext, () => Client());

@@ -188,6 +188,8 @@ internal interface IServerControl : IDisposable
 
     System.TimeSpan OptionIdleTimeout { get; set; }
 
+    System.TimeProvider OptionTimeProvider { get; set; }
+
     bool OptionKeepAlive { get; set; }
 
     int OptionTcpKeepAliveTime { get; set; }

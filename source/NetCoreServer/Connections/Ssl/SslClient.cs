@@ -85,7 +85,7 @@ public partial class SslClient : IpStreamClient
             _ => Address,
         };
         return TransportFactory.CreateTls(socket, OptionEventLoops, TcpOptions,
-            (ssl, rejected, cancel) => ssl.AuthenticateAsClientAsync(TlsHandshake.ClientOptions(context, host, rejected), cancel), context.HandshakeTimeout);
+            (ssl, rejected, cancel) => ssl.AuthenticateAsClientAsync(TlsHandshake.ClientOptions(context, host, rejected), cancel), context.HandshakeTimeout, time: OptionTimeProvider);
     }
 
     private protected override void NotifyHandshaking() => OnHandshaking();

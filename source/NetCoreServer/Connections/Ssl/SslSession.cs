@@ -37,7 +37,7 @@ public partial class SslSession : StreamSession
     {
         var server = Server;
         var context = server.Context;
-        return TransportFactory.CreateTls(socket, server.OptionEventLoops, server.AcceptedTcpOptions, context.ServerHandshake, context.HandshakeTimeout, server.HandshakeGate);
+        return TransportFactory.CreateTls(socket, server.OptionEventLoops, server.AcceptedTcpOptions, context.ServerHandshake, context.HandshakeTimeout, server.HandshakeGate, server.OptionTimeProvider);
     }
 
     private protected override void NotifyHandshaking()

@@ -23,7 +23,7 @@ internal sealed class HttpExchange
     public async Task<HttpResponse> Send(IProtocolClient client, Func<bool> send, TimeSpan? timeout)
     {
         var limit = timeout ?? DefaultTimeout;
-        using var expiry = new CancellationTokenSource(limit);
+        using var expiry = new CancellationTokenSource(limit, client.OptionTimeProvider);
         try
         {
             await _gate.WaitAsync(expiry.Token).ConfigureAwait(false);

@@ -24,7 +24,7 @@ internal sealed class HttpRequestTimeouts : TimerEntry
     // A head has begun (its clock runs) and not been dispatched yet.
     private bool _headStarted;
 
-    // The body under way: when its head ended (Environment.TickCount64) and how many bytes of it came.
+    // The body under way: when its head ended (Wheel.Now, ms) and how many bytes of it came.
     private bool _readingBody;
     private long _bodyStart;
     private long _bodyBytes;
@@ -53,7 +53,7 @@ internal sealed class HttpRequestTimeouts : TimerEntry
     public void StartIdle()
     {
         Volatile.Write(ref _awaitingResponse, false);
-        Volatile.Write(ref _idleSince, Environment.TickCount64);
+        Volatile.Write(ref _idleSince, Wheel.Now);
         Volatile.Write(ref _sentAtArm, _session.BytesSent);
         Schedule(_session.Options.KeepAliveTimeout);
     }
@@ -90,10 +90,10 @@ internal sealed class HttpRequestTimeouts : TimerEntry
             Cancel();
             return;
         }
-        Volatile.Write(ref _bodyStart, Environment.TickCount64);
+        Volatile.Write(ref _bodyStart, Wheel.Now);
         Interlocked.Exchange(ref _bodyBytes, 0);
         // For a pause while the body runs (see Expired): the client must keep taking answers.
-        Volatile.Write(ref _idleSince, Environment.TickCount64);
+        Volatile.Write(ref _idleSince, Wheel.Now);
         Volatile.Write(ref _sentAtArm, _session.BytesSent);
         Volatile.Write(ref _readingBody, true);
         var options = _session.Options;
@@ -120,7 +120,7 @@ internal sealed class HttpRequestTimeouts : TimerEntry
         var options = _session.Options;
         if (Volatile.Read(ref _readingBody) && options.MinRequestBodyDataRate > 0)
         {
-            var now = Environment.TickCount64;
+            var now = Wheel.Now;
             if (!_session.IsWritable)
             {
                 // The server itself stopped reading (its answers wait for this client): not the client's slowness,
@@ -154,7 +154,7 @@ internal sealed class HttpRequestTimeouts : TimerEntry
         else if (!Volatile.Read(ref _readingBody) && !Volatile.Read(ref _headStarted))
         {
             // Idle or an answer owed: an answer still going out is no idleness.
-            var left = (long)options.KeepAliveTimeout.TotalMilliseconds - (Environment.TickCount64 - Volatile.Read(ref _idleSince));
+            var left = (long)options.KeepAliveTimeout.TotalMilliseconds - (Wheel.Now - Volatile.Read(ref _idleSince));
             if (left > 0)
             {
                 // A clock of another phase expired late, after this one was armed: the idle clock has time left.

@@ -65,5 +65,5 @@ internal interface IHttpServerSessionHost
     Diagnostics.ServerMetrics? Metrics => ((this as IStreamSessionHost)?.EngineOptions.Owner as Diagnostics.IMetricsOwner)?.Metrics;
 
     /// <summary>The wheel that times the connection's keep-alive, header and body timeouts: its server's.</summary>
-    TimerWheel Timers => TimerWheel.For((this as IStreamSessionHost)?.EngineOptions.Owner);
+    TimerWheel Timers => (this as IStreamSessionHost)?.EngineOptions.Timers ?? TimerWheel.Shared;
 }

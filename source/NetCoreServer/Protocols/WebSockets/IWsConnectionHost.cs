@@ -37,5 +37,5 @@ internal interface IWsConnectionHost
     Diagnostics.ServerMetrics? Metrics => ((this as IStreamSessionHost)?.EngineOptions.Owner as Diagnostics.IMetricsOwner)?.Metrics;
 
     /// <summary>The wheel that times the keep-alive and close timeouts: the server's, or the shared one of clients.</summary>
-    TimerWheel Timers => TimerWheel.For((this as IStreamSessionHost)?.EngineOptions.Owner);
+    TimerWheel Timers => (this as IStreamSessionHost)?.EngineOptions.Timers ?? TimerWheel.Shared;
 }

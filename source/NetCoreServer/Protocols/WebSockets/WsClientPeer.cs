@@ -20,7 +20,7 @@ internal sealed class WsClientPeer : WsPeer<IWsClientHost>, IWsUpgradeClient
 
     private readonly byte[] _nonce = new byte[WsHandshake.NonceSize];
     private int _upgradeState;
-    private Timer? _handshakeTimer;
+    private CallbackTimer? _handshakeTimer;
 
     // Set by the synchronous Connect (no receive loop): bytes read by blocking calls and not consumed yet.
     private WsBlockingInput? _input;
@@ -96,7 +96,7 @@ internal sealed class WsClientPeer : WsPeer<IWsClientHost>, IWsUpgradeClient
     public void Release(WsConnection? ended)
     {
         ended?.Dispose();
-        Interlocked.Exchange(ref _handshakeTimer, null)?.Dispose();
+        Interlocked.Exchange(ref _handshakeTimer, null)?.Close();
     }
 
     void IWsUpgradeClient.UpgradeAnswered(HttpResponse response)
@@ -186,9 +186,9 @@ internal sealed class WsClientPeer : WsPeer<IWsClientHost>, IWsUpgradeClient
             WsHandshake.EndHead(Host.Request.Store);
         Host.Protocol = new WsClientUpgrade(this, Host.Response);
         Volatile.Write(ref _upgradeState, UpgradePending);
-        var timer = new Timer(static s => ((WsClientPeer)s!).HandshakeTimedOut(), this, Timeout.Infinite, Timeout.Infinite);
-        Interlocked.Exchange(ref _handshakeTimer, timer)?.Dispose();
-        timer.Change(Options.HandshakeTimeout, Timeout.InfiniteTimeSpan);
+        var timer = new CallbackTimer(Host.Timers, static s => ((WsClientPeer)s).HandshakeTimedOut(), this);
+        Interlocked.Exchange(ref _handshakeTimer, timer)?.Close();
+        timer.Schedule(Options.HandshakeTimeout);
         Host.Request.Store.Split(out var head, out var body);
         Host.SendMessage(head, body, blocking: false);
     }
@@ -198,7 +198,7 @@ internal sealed class WsClientPeer : WsPeer<IWsClientHost>, IWsUpgradeClient
     {
         if (Interlocked.CompareExchange(ref _upgradeState, UpgradeDone, UpgradePending) != UpgradePending)
             return false;
-        Interlocked.Exchange(ref _handshakeTimer, null)?.Dispose();
+        Interlocked.Exchange(ref _handshakeTimer, null)?.Close();
         return true;
     }
 

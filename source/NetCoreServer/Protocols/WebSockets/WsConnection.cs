@@ -39,12 +39,13 @@ internal sealed class WsConnection : IStreamProtocol, IMessageSource, IDisposabl
     private readonly TimeSpan _keepAlive;
     private readonly WsMessageClock? _messageClock;
     private readonly Diagnostics.ServerMetrics? _metrics;
+    private readonly TimerWheel _wheel;
     private WsFrameWriter? _compressor;
     private int _state;
     private bool _disposed;
     private CallbackTimer? _timer;
 
-    // Keep-alive: when the last byte arrived (Environment.TickCount64), and whether a ping is out unanswered.
+    // Keep-alive: when the last byte arrived (the wheel's Now), and whether a ping is out unanswered.
     private long _lastReceived;
     private bool _pinged;
 
@@ -59,6 +60,7 @@ internal sealed class WsConnection : IStreamProtocol, IMessageSource, IDisposabl
     {
         _host = host;
         _metrics = host.Metrics;
+        _wheel = host.Timers;
         _masked = role == WsRole.Client;
         _decoder = handshake.CreateDecoder(role, options.MaxMessageSize);
         var writer = handshake.CreateWriter(role, options.DeflateSettings());
@@ -72,9 +74,9 @@ internal sealed class WsConnection : IStreamProtocol, IMessageSource, IDisposabl
         _closeTimeout = options.CloseTimeout;
         _keepAlive = options.KeepAliveInterval;
         if (options.MessageTimeout != Timeout.InfiniteTimeSpan)
-            _messageClock = new WsMessageClock(host.Timers, options.MessageTimeout, OnMessageTimeout);
+            _messageClock = new WsMessageClock(_wheel, options.MessageTimeout, OnMessageTimeout);
         Subprotocol = handshake.Subprotocol;
-        _lastReceived = Environment.TickCount64;
+        _lastReceived = _wheel.Now;
     }
 
     /// <summary>The subprotocol the handshake settled on, or null.</summary>
@@ -114,7 +116,7 @@ internal sealed class WsConnection : IStreamProtocol, IMessageSource, IDisposabl
         {
             if (_disposed)
                 return;
-            _timer ??= new CallbackTimer(_host.Timers, static s => ((WsConnection)s).OnTimer(), this);
+            _timer ??= new CallbackTimer(_wheel, static s => ((WsConnection)s).OnTimer(), this);
             _timer.Schedule(due);
         }
     }
@@ -130,7 +132,7 @@ internal sealed class WsConnection : IStreamProtocol, IMessageSource, IDisposabl
             _host.Abort(DisconnectReason.Timeout);
             return;
         }
-        var idle = TimeSpan.FromMilliseconds(Environment.TickCount64 - Volatile.Read(ref _lastReceived));
+        var idle = TimeSpan.FromMilliseconds(_wheel.Now - Volatile.Read(ref _lastReceived));
         if (idle < _keepAlive)
         {
             Volatile.Write(ref _pinged, false);
@@ -283,7 +285,7 @@ internal sealed class WsConnection : IStreamProtocol, IMessageSource, IDisposabl
         // A full enumeration holds the loop: nothing more is decoded (the engine keeps the bytes) until it has room.
         if (_inbox.Current is { Holding: true })
             return 0;
-        Volatile.Write(ref _lastReceived, Environment.TickCount64);
+        Volatile.Write(ref _lastReceived, _wheel.Now);
         var consumed = _decoder.Receive(data, new Frames(this));
         _messageClock?.Watch(_decoder);
         return consumed;

@@ -19,7 +19,7 @@ internal sealed class WsMessageClock
     private readonly CallbackTimer _timer;
     private readonly Action _expired;
 
-    // The message under way: its number (the decoder's count, receive thread only) and since when (Environment.TickCount64), or NoMessage.
+    // The message under way: its number (the decoder's count, receive thread only) and since when (the wheel's Now), or NoMessage.
     private long _number;
     private long _since = NoMessage;
 
@@ -46,7 +46,7 @@ internal sealed class WsMessageClock
         if (number == _number && _since != NoMessage)
             return;
         _number = number;
-        Volatile.Write(ref _since, Environment.TickCount64);
+        Volatile.Write(ref _since, _timer.Wheel.Now);
         // Left armed when a message ends: re-arming for the next one moves the entry later without the wheel's lock.
         _timer.Schedule(_timeout);
     }
@@ -59,7 +59,7 @@ internal sealed class WsMessageClock
         var since = Volatile.Read(ref _since);
         if (since == NoMessage)
             return;
-        var left = _timeout - TimeSpan.FromMilliseconds(Environment.TickCount64 - since);
+        var left = _timeout - TimeSpan.FromMilliseconds(_timer.Wheel.Now - since);
         if (left > TimeSpan.Zero)
         {
             // A later message than the one the entry was armed for: its own deadline.

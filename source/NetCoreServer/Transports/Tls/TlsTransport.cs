@@ -23,6 +23,7 @@ internal sealed class TlsTransport : IStreamTransport, ITlsInfo
     private readonly SslStream _ssl;
     private readonly Func<SslStream, Action, CancellationToken, Task> _authenticate;
     private readonly TimeSpan _handshakeTimeout;
+    private readonly TimeProvider _time;
     private Action? _handshakeEnded;
     private volatile bool _handshaked;
     private volatile bool _rejected;
@@ -34,9 +35,12 @@ internal sealed class TlsTransport : IStreamTransport, ITlsInfo
     /// <param name="authenticate">Runs the handshake; it calls its action when this side rejects the peer's certificate.</param>
     /// <param name="handshakeTimeout">How long the handshake may take.</param>
     /// <param name="handshakeEnded">Runs once when the handshake ended or can no longer run (the transport closed first).</param>
-    public TlsTransport(IStreamTransport inner, Func<SslStream, Action, CancellationToken, Task> authenticate, TimeSpan handshakeTimeout, Action? handshakeEnded = null)
+    /// <param name="time">The clock of the handshake timeout; null for the system clock.</param>
+    public TlsTransport(IStreamTransport inner, Func<SslStream, Action, CancellationToken, Task> authenticate, TimeSpan handshakeTimeout, Action? handshakeEnded = null,
+        TimeProvider? time = null)
     {
         _inner = inner;
+        _time = time ?? TimeProvider.System;
         _ssl = new SslStream(new TransportStream(inner), leaveInnerStreamOpen: false);
         _authenticate = authenticate;
         _handshakeTimeout = handshakeTimeout;
@@ -66,9 +70,9 @@ internal sealed class TlsTransport : IStreamTransport, ITlsInfo
 
     public async ValueTask<SocketError> HandshakeAsync()
     {
-        using var timeout = new CancellationTokenSource();
-        if (_handshakeTimeout > TimeSpan.Zero && _handshakeTimeout != Timeout.InfiniteTimeSpan)
-            timeout.CancelAfter(_handshakeTimeout);
+        using var timeout = _handshakeTimeout > TimeSpan.Zero && _handshakeTimeout != Timeout.InfiniteTimeSpan
+            ? new CancellationTokenSource(_handshakeTimeout, _time)
+            : new CancellationTokenSource();
         try
         {
             await _authenticate(_ssl, () => _rejected = true, timeout.Token).ConfigureAwait(false);

@@ -5,6 +5,8 @@ using System.Net;
 using System.Text;
 using System.Threading;
 using System.Threading.Tasks;
+using Microsoft.Extensions.Time.Testing;
+using NetCoreServer.Engine;
 using NetCoreServer.Testing;
 using NUnit.Framework;
 
@@ -147,6 +149,29 @@ public sealed class WsServerBehaviourTests(WsTransport transport)
         using var client = new WsTestClient(WsTransport.Ws, port, options => options.HandshakeTimeout = TimeSpan.FromMilliseconds(300));
         Assert.That(client.ConnectAsync(), Is.True);
         using var accepted = await silent.AcceptSocketAsync();
+
+        Assert.That(await Wait.For(client.Probe.Error.Task, "the client's OnWsError"), Does.Contain("not answered"));
+        await Wait.For(client.Probe.Disconnected.Task, "the client's OnDisconnected");
+    }
+
+    [Test]
+    public async Task AClientOnAFakeClockGivesUpOnTheUpgradeOnlyWhenItsClockPassesTheHandshakeTimeout()
+    {
+        var clock = new FakeTimeProvider();
+        using var silent = new System.Net.Sockets.TcpListener(IPAddress.Loopback, 0);
+        silent.Start();
+        var port = ((IPEndPoint)silent.LocalEndpoint).Port;
+        using var client = new WsTestClient(WsTransport.Ws, port, options => options.HandshakeTimeout = TimeSpan.FromSeconds(30));
+        client.Client.OptionTimeProvider = clock;
+        Assert.That(client.ConnectAsync(), Is.True);
+        using var accepted = await silent.AcceptSocketAsync();
+        // The request goes out after the handshake clock is armed: once it arrives, the clock runs.
+        var buffer = new byte[4096];
+        Assert.That(await Wait.For(accepted.ReceiveAsync(buffer.AsMemory()).AsTask(), "the upgrade request"), Is.GreaterThan(0));
+
+        clock.Advance(TimeSpan.FromSeconds(29));
+        Assert.That(client.Probe.Error.Task.IsCompleted, Is.False, "29 s of the client's 30: still waiting");
+        clock.Advance(TimeSpan.FromSeconds(1) + TimerWheel.DefaultResolution);
 
         Assert.That(await Wait.For(client.Probe.Error.Task, "the client's OnWsError"), Does.Contain("not answered"));
         await Wait.For(client.Probe.Disconnected.Task, "the client's OnDisconnected");
@@ -300,16 +325,25 @@ public sealed class WsServerBehaviourTests(WsTransport transport)
     public async Task AMessageLeftUnfinishedIsClosedWith1008AfterTheMessageTimeout()
     {
         // Issue 35: a first fragment never followed by the last one held its buffer (up to 16 MiB) for as long as the peer stayed.
-        using var server = new WsTestServer(transport, options => options.MessageTimeout = TimeSpan.FromMilliseconds(300));
+        var clock = new FakeTimeProvider();
+        using var server = new WsTestServer(transport, options => options.MessageTimeout = TimeSpan.FromMilliseconds(300), time: clock);
         using var raw = await RawWsClient.UpgradeAsync(transport, server.Port);
 
         await raw.SendFrameAsync(0x01, WsTestFrames.Utf8("the first half of a message that never ends"));
+        await PingPongTwice(raw);
+        clock.Advance(TimeSpan.FromMilliseconds(299));
+        await raw.SendFrameAsync(0x89, WsTestFrames.Utf8("before the timeout"));
+        Assert.That((await raw.ReadFrameAsync())!.Value.Opcode, Is.EqualTo(0xA), "a pong 299 ms into the message, not yet a close");
+        clock.Advance(TimeSpan.FromMilliseconds(1) + TimerWheel.DefaultResolution);
 
         var close = await raw.ReadFrameAsync();
         Assert.That(close, Is.Not.Null, "a close frame before the connection ends");
         Assert.That(close!.Value.Opcode, Is.EqualTo(0x8));
         Assert.That(close.Value.CloseStatus, Is.EqualTo(1008), "policy violation: the message took too long");
+        await raw.SendFrameAsync(0x88, [0x03, 0xF0]);
         Assert.That(await raw.ServerClosedAsync(), Is.True);
+        // The client's end of TCP too: the server's disconnect then waits for nothing on its (fake) clock.
+        raw.Dispose();
         Assert.That(await Wait.For(server.Probe.Error.Task, "OnWsError"), Does.Contain("message timeout"));
         await Wait.For(server.Probe.Disconnected.Task, "the session's OnDisconnected");
     }
@@ -317,7 +351,8 @@ public sealed class WsServerBehaviourTests(WsTransport transport)
     [Test]
     public async Task AMessageFinishedWithinTheMessageTimeoutIsDeliveredAndTheClockStopsWithIt()
     {
-        using var server = new WsTestServer(transport, options => options.MessageTimeout = TimeSpan.FromMilliseconds(300));
+        var clock = new FakeTimeProvider();
+        using var server = new WsTestServer(transport, options => options.MessageTimeout = TimeSpan.FromMilliseconds(300), time: clock);
         using var raw = await RawWsClient.UpgradeAsync(transport, server.Port);
 
         await raw.SendFrameAsync(0x01, WsTestFrames.Utf8("one "));
@@ -325,8 +360,9 @@ public sealed class WsServerBehaviourTests(WsTransport transport)
 
         var echo = await raw.ReadFrameAsync();
         Assert.That(echo!.Value.Text, Is.EqualTo("one message"), "the probe echoes what it receives");
+        await PingPongTwice(raw);
         // A ping answered well after the timeout would have run out shows the connection was left open.
-        await Task.Delay(TimeSpan.FromMilliseconds(600));
+        clock.Advance(TimeSpan.FromMilliseconds(600));
         await raw.SendFrameAsync(0x89, WsTestFrames.Utf8("still there?"));
         var pong = await raw.ReadFrameAsync();
         Assert.That(pong!.Value.Opcode, Is.EqualTo(0xA), "a pong, not a close");
@@ -388,5 +424,18 @@ public sealed class WsServerBehaviourTests(WsTransport transport)
         var peer = await Wait.For(client.Probe.Upgraded.Task, "the client's OnWsConnected");
         var session = await Wait.For(server.Probe.Upgraded.Task, "the session's OnWsConnected");
         Assert.That((peer.WsSubprotocol, session.WsSubprotocol), Is.EqualTo(("v2.chat", "v2.chat")));
+    }
+
+    /// <summary>
+    /// Two ping round trips: the second ping goes out after the first pong, so it is decoded in a later read than
+    /// everything sent before it, and the server has finished with those reads (its message clock included).
+    /// </summary>
+    private static async Task PingPongTwice(RawWsClient raw)
+    {
+        for (var i = 0; i < 2; i++)
+        {
+            await raw.SendFrameAsync(0x89, WsTestFrames.Utf8("sync"));
+            Assert.That((await raw.ReadFrameAsync())!.Value.Opcode, Is.EqualTo(0xA), "a pong");
+        }
     }
 }

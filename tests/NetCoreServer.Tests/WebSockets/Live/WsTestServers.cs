@@ -56,7 +56,7 @@ internal sealed class WsTestServer : IDisposable
 {
     private readonly IDisposable _server;
 
-    public WsTestServer(WsTransport transport, Action<WsOptions>? configure = null, Action<HttpOptions>? http = null)
+    public WsTestServer(WsTransport transport, Action<WsOptions>? configure = null, Action<HttpOptions>? http = null, TimeProvider? time = null)
     {
         Transport = transport;
         if (!transport.IsSecure())
@@ -64,6 +64,8 @@ internal sealed class WsTestServer : IDisposable
             var server = new PlainServer(Probe) { OptionEventLoops = transport.EventLoops() };
             configure?.Invoke(server.Ws);
             http?.Invoke(server.Http);
+            if (time != null)
+                server.OptionTimeProvider = time;
             server.Start();
             Port = ((IPEndPoint)server.Endpoint).Port;
             MulticastText = text => server.MulticastText(text);
@@ -79,6 +81,8 @@ internal sealed class WsTestServer : IDisposable
             var server = new SecureServer(SslTestTransport.DefaultServerContext(), Probe) { OptionEventLoops = transport.EventLoops() };
             configure?.Invoke(server.Ws);
             http?.Invoke(server.Http);
+            if (time != null)
+                server.OptionTimeProvider = time;
             server.Start();
             Port = ((IPEndPoint)server.Endpoint).Port;
             MulticastText = text => server.MulticastText(text);
