@@ -86,6 +86,31 @@ internal sealed class SendQueue
     }
 
     /// <summary>
+    /// Room for <paramref name="length"/> contiguous bytes at the end of the queue, in the tail chunk or a new one, to be
+    /// written and then counted by <see cref="Advance"/>; empty when more than a chunk is asked for.
+    /// </summary>
+    public Span<byte> GetAppendSpan(int length, int chunkSize)
+    {
+        var size = Math.Max(MinChunkSize, chunkSize);
+        if (length > size)
+            return default;
+        if (!_hasTail || _tail.Owner != null || _tail.Array.Length - _tail.Offset - _tail.Count < length)
+        {
+            FlushTail();
+            _tail = new Segment(EngineBuffers.Rent(size), 0, 0, null);
+            _hasTail = true;
+        }
+        return _tail.Array.AsSpan(_tail.Offset + _tail.Count, length);
+    }
+
+    /// <summary>Counts <paramref name="length"/> bytes written into the span of <see cref="GetAppendSpan"/>.</summary>
+    public void Advance(int length)
+    {
+        _tail.Count += length;
+        Bytes += length;
+    }
+
+    /// <summary>
     /// Queues bytes of a multicast log block by reference. Consecutive ranges of the same block extend one segment, so
     /// a run of small messages is one gather entry; a new segment takes a reader reference on the block, released after sending.
     /// </summary>

@@ -1,5 +1,4 @@
 using System;
-using System.Diagnostics;
 using System.Net.Sockets;
 using System.Threading;
 using System.Threading.Tasks;
@@ -19,10 +18,10 @@ namespace NetCoreServer.Engine;
 /// Hook order, each at most once: Connecting, Connected, (TLS: Handshaking, Handshaked), Empty, data hooks,
 /// Disconnecting, Disconnected. A connect-phase hook holds teardown back until it returns; OnDisconnected runs last,
 /// once the socket is closed, both components' loops have stopped (or wait in a transport call) and OnDisconnecting
-/// has returned. The session lock is the engine's own monitor: the components lock it for their shared state and
-/// nothing else does; no hook runs under it. Design and history: docs/design/engine.md.
+/// has returned. The engine is the <see cref="SessionLock"/>: the components take it for their shared state, and no
+/// hook runs under it. Design and history: docs/design/engine.md.
 /// </remarks>
-internal sealed class StreamSessionEngine : IReceiveCompletion
+internal sealed class StreamSessionEngine : SessionLock, IReceiveCompletion
 {
     private static readonly Action<StreamSessionEngine, Exception> s_hookFailed = static (engine, exception) => engine.OnHandlerException(exception);
 
@@ -32,7 +31,7 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
     private SendPipeline? _send;
     private MulticastCursor _cursor;
     private LifecycleSide? _side;
-    private int _flags;
+    private LifecycleFlags _flags;
     // The constructor's hold and, at most, one connect-phase hook's.
     private byte _holds = 1;
 
@@ -40,55 +39,23 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
     {
         _transport = transport;
         _host = host;
-        _flags = transport.Tls == null ? (int)Flag.Ready : 0;
+        _flags = new LifecycleFlags(ready: transport.Tls == null);
     }
 
-    private enum Phase : byte
-    {
-        NotRaised,
-        Raising,
-        Done,
-    }
-
-    [Flags]
-    private enum Flag
-    {
-        Ready = 1 << 0,
-        Completed = 1 << 1,
-        HooksStarted = 1 << 2,
-        Graceful = 1 << 3,
-        Linger = 1 << 4,
-        ShutdownStarted = 1 << 5,
-        ShutdownDone = 1 << 6,
-        Closed = 1 << 7,
-        Finished = 1 << 8,
-        TransportDisposed = 1 << 9,
-        // Two bits: the Phase of OnDisconnecting; two: the SessionState; five: the DisconnectReason.
-        PhaseShift = 10,
-        StateShift = 12,
-        ReasonShift = 14,
-        // The send pipeline's sender role (SendPipeline.Running), kept here so a multicast's wake-up reads only the engine.
-        SendRunning = 1 << 19,
-    }
-
-    private const int PhaseMask = 3;
-    private const int StateMask = 3;
-    private const int ReasonMask = 31;
-
-    public SessionState State => (SessionState)GetBits((int)Flag.StateShift, StateMask);
+    public SessionState State => _flags.State;
 
     public bool IsConnected => State == SessionState.Connected;
 
     /// <summary>Why the connection ended (the first reason recorded).</summary>
-    public DisconnectReason Reason => (DisconnectReason)GetBits((int)Flag.ReasonShift, ReasonMask);
+    public DisconnectReason Reason => _flags.Reason;
 
     /// <summary>Completes after <see cref="IStreamSessionHost.EngineDisconnected"/> has returned.</summary>
     public Task Completion
     {
         get
         {
-            lock (this)
-                return Completed ? Task.CompletedTask : (Side.Completion ??= new(TaskCreationOptions.RunContinuationsAsynchronously)).Task;
+            using var held = Enter();
+            return Completed ? Task.CompletedTask : (Side.Completion ??= new(TaskCreationOptions.RunContinuationsAsynchronously)).Task;
         }
     }
 
@@ -107,8 +74,8 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
             var send = Volatile.Read(ref _send);
             if (send != null)
                 return send;
-            lock (this)
-                return _send ??= new SendPipeline(this);
+            using var held = Enter();
+            return _send ??= new SendPipeline(this);
         }
     }
 
@@ -117,7 +84,7 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
 
     internal ref ReceivePump Receiver => ref _receive;
 
-    /// <summary>The multicast cursor; under the lock (see <see cref="MulticastCursor"/> for its lock-free reads).</summary>
+    /// <summary>The multicast cursor; written under the lock (see <see cref="MulticastCursor"/> for its lock-free reads).</summary>
     internal ref MulticastCursor Cursor => ref _cursor;
 
     /// <summary>The transport's hash (the idle sweep keys a dictionary by engine), so the locked engine's header holds no identity hash.</summary>
@@ -185,15 +152,8 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
 
     public void WakeForLog()
     {
-        if (_cursor.IsAttached && !Has(Flag.SendRunning))
+        if (_cursor.IsAttached)
             Sender.WakeForLog();
-    }
-
-    /// <summary>The send pipeline's sender role: read without the lock, written under it.</summary>
-    internal bool SendRunning
-    {
-        get => Has(Flag.SendRunning);
-        set => Set(Flag.SendRunning, value);
     }
 
     public void StartReceiving() => _receive.Start(this);
@@ -234,10 +194,10 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
         }
         if (raiseConnecting)
             RunHook(HookKind.Other, 0, static (e, _) => e._host.EngineConnecting());
-        lock (this)
+        using (var held = Enter())
         {
             if (State == SessionState.Connecting)
-                SetStateLocked(SessionState.Connected);
+                _flags.SetState(SessionState.Connected, held);
         }
         AttachLog(log);
         RunHook(HookKind.Other, 0, static (e, _) => e._host.EngineConnected());
@@ -267,11 +227,11 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
         }
 
         // Disconnected meanwhile: what was queued is still delivered (a graceful disconnect), but no more hooks begin.
-        var held = Hold();
-        if (held && _transport.Tls != null)
+        var holding = Hold();
+        if (holding && _transport.Tls != null)
             RunHook(HookKind.Other, 0, static (e, _) => e._host.EngineHandshaked());
-        MarkReady(raiseEmpty: held);
-        if (!held)
+        MarkReady(raiseEmpty: holding);
+        if (!holding)
             return;
         Release();
         if (receive)
@@ -294,20 +254,18 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
     /// </summary>
     public void JoinLogLocked(MulticastLog log)
     {
-        lock (this)
-        {
-            if (State <= SessionState.Connected && !_cursor.IsAttached)
-                _cursor.Join(log);
-        }
+        using var held = Enter();
+        if (State <= SessionState.Connected && !_cursor.IsAttached)
+            _cursor.Join(log);
     }
 
     /// <summary>The transport is ready for data (plain sockets from the start, TLS after the handshake).</summary>
     private void MarkReady(bool raiseEmpty)
     {
         SendPipeline? send;
-        lock (this)
+        using (var held = Enter())
         {
-            Ready = true;
+            _flags.Set(LifecycleFlag.Ready, true, held);
             // Multicast published during the handshake waits in the log: a sender is made to take it now.
             send = SenderIfAny ?? (_cursor.IsAttached && _cursor.LogEnd > _cursor.Position ? Sender : null);
         }
@@ -320,36 +278,32 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
 
     private bool BeginHooks()
     {
-        lock (this)
-        {
-            if (State != SessionState.Connecting)
-                return false;
-            HooksStarted = true;
-            return true;
-        }
+        using var held = Enter();
+        if (State != SessionState.Connecting)
+            return false;
+        _flags.Set(LifecycleFlag.HooksStarted, true, held);
+        return true;
     }
 
     /// <summary>Holds teardown back while a connect-phase hook runs; false once a disconnect has started.</summary>
     private bool Hold()
     {
-        lock (this)
-        {
-            if (State >= SessionState.Disconnecting)
-                return false;
-            _holds++;
-            return true;
-        }
+        using var held = Enter();
+        if (State >= SessionState.Disconnecting)
+            return false;
+        _holds++;
+        return true;
     }
 
     private void Release()
     {
         bool raise;
-        lock (this)
+        using (var held = Enter())
         {
             _holds--;
-            raise = _holds == 0 && State >= SessionState.Disconnecting && DisconnectingPhase == Phase.NotRaised;
+            raise = _holds == 0 && State >= SessionState.Disconnecting && _flags.Phase == DisconnectingPhase.NotRaised;
             if (raise)
-                DisconnectingPhase = Phase.Raising;
+                _flags.SetPhase(DisconnectingPhase.Raising, held);
         }
         if (raise)
             RaiseDisconnecting();
@@ -399,24 +353,24 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
     private bool EnterDisconnecting(DisconnectReason reason, bool graceful, bool linger = true)
     {
         bool raise;
-        lock (this)
+        using (var held = Enter())
         {
             if (State >= SessionState.Disconnecting)
                 return false;
-            SetStateLocked(SessionState.Disconnecting);
+            _flags.SetState(SessionState.Disconnecting, held);
             if (_cursor.IsAttached)
             {
                 // What was published so far was accepted and is queued; nothing later is.
                 if (_cursor.LogEnd > _cursor.Position)
-                    Sender.TakeLoggedLocked();
+                    Sender.TakeLogged(held);
                 _cursor.Leave();
             }
-            SetReasonLocked(reason);
-            Graceful = graceful;
-            Linger = linger;
+            _flags.SetReason(reason, held);
+            _flags.Set(LifecycleFlag.Graceful, graceful, held);
+            _flags.Set(LifecycleFlag.Linger, linger, held);
             raise = _holds == 0;
             if (raise)
-                DisconnectingPhase = Phase.Raising;
+                _flags.SetPhase(DisconnectingPhase.Raising, held);
         }
         if (raise)
             RaiseDisconnecting();
@@ -428,8 +382,8 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
     {
         if (HooksStarted)
             RunHook(Graceful ? HookKind.Disconnecting : HookKind.Other, 0, static (e, _) => e._host.EngineDisconnecting());
-        lock (this)
-            DisconnectingPhase = Phase.Done;
+        using (var held = Enter())
+            _flags.SetPhase(DisconnectingPhase.Done, held);
         BeginShutdownIfDrained();
         TryFinish();
     }
@@ -441,12 +395,12 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
     /// </summary>
     internal void BeginShutdownIfDrained()
     {
-        lock (this)
+        using (var held = Enter())
         {
-            if (!Graceful || DisconnectingPhase != Phase.Done || ShutdownStarted || Closed || !Ready || !(SenderIfAny?.IsDrainedLocked ?? true))
+            if (!Graceful || _flags.Phase != DisconnectingPhase.Done || ShutdownStarted || Closed || !Ready || !(SenderIfAny?.IsDrained(held) ?? true))
                 return;
             // Decided under the lock that admits sends: nothing can be accepted, or start a send, after this.
-            ShutdownStarted = true;
+            _flags.Set(LifecycleFlag.ShutdownStarted, true, held);
         }
         _ = ShutdownAsync();
     }
@@ -455,10 +409,10 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
     {
         await _transport.ShutdownSendAsync().ConfigureAwait(false);
         bool close;
-        lock (this)
+        using (var held = Enter())
         {
-            ShutdownDone = true;
-            close = !_receive.RunningLocked || !Linger;
+            _flags.Set(LifecycleFlag.ShutdownDone, true, held);
+            close = !_receive.IsRunning(held) || !Linger;
         }
         if (close)
             CloseTransport();
@@ -467,7 +421,7 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
     private void ArmDisconnectTimer(TimeSpan timeout)
     {
         var timer = new CallbackTimer(TimerWheel.For(Options.Owner), static s => ((StreamSessionEngine)s).OnDisconnectTimeout(), this);
-        lock (this)
+        using (var held = Enter())
         {
             if (Closed || _side?.DisconnectTimer != null)
                 return;
@@ -479,10 +433,10 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
 
     private void OnDisconnectTimeout()
     {
-        lock (this)
+        using (var held = Enter())
         {
-            if (!(SenderIfAny?.IsDrainedLocked ?? true) && Reason == DisconnectReason.Local)
-                SetReasonLocked(DisconnectReason.Timeout);
+            if (!(SenderIfAny?.IsDrained(held) ?? true) && Reason == DisconnectReason.Local)
+                _flags.SetReason(DisconnectReason.Timeout, held);
         }
         CloseTransport();
     }
@@ -491,11 +445,11 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
     internal void CloseTransport()
     {
         CallbackTimer? timer;
-        lock (this)
+        using (var held = Enter())
         {
             if (Closed)
                 return;
-            Closed = true;
+            _flags.Set(LifecycleFlag.Closed, true, held);
             timer = _side?.DisconnectTimer;
             if (timer != null)
                 _side!.DisconnectTimer = null;
@@ -515,19 +469,19 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
     internal void TryFinish()
     {
         bool finish, dispose;
-        lock (this)
+        using (var held = Enter())
         {
             var send = _send;
-            finish = !Finished && Closed && _holds == 0 && DisconnectingPhase == Phase.Done
-                && _receive.QuiescentLocked && (send?.QuiescentLocked ?? true);
+            finish = !Finished && Closed && _holds == 0 && _flags.Phase == DisconnectingPhase.Done
+                && _receive.IsQuiescent(held) && (send?.IsQuiescent(held) ?? true);
             if (finish)
             {
-                Finished = true;
-                SetStateLocked(SessionState.Disconnected);
+                _flags.Set(LifecycleFlag.Finished, true, held);
+                _flags.SetState(SessionState.Disconnected, held);
             }
-            dispose = Finished && !TransportDisposed && !_receive.RunningLocked && !(send?.RunningLocked ?? false);
+            dispose = Finished && !TransportDisposed && !_receive.IsRunning(held) && !(send?.IsRunning ?? false);
             if (dispose)
-                TransportDisposed = true;
+                _flags.Set(LifecycleFlag.TransportDisposed, true, held);
         }
         if (dispose)
             _transport.Dispose();
@@ -537,9 +491,9 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
             RunHook(HookKind.Other, 0, static (e, _) => e._host.EngineDisconnected());
         _host.EngineReleased();
         TaskCompletionSource? completion;
-        lock (this)
+        using (var held = Enter())
         {
-            Completed = true;
+            _flags.Set(LifecycleFlag.Completed, true, held);
             completion = _side?.Completion;
         }
         completion?.TrySetResult();
@@ -572,55 +526,28 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
     }
 
     // The lifecycle's flags: written under the lock, read with a volatile read (some without the lock, as marked).
-    internal bool Closed { get => Has(Flag.Closed); private set => Set(Flag.Closed, value); }
+    internal bool Closed => _flags.Has(LifecycleFlag.Closed);
 
-    internal bool Ready { get => Has(Flag.Ready); private set => Set(Flag.Ready, value); }
+    internal bool Ready => _flags.Has(LifecycleFlag.Ready);
 
-    private bool Completed { get => Has(Flag.Completed); set => Set(Flag.Completed, value); }
+    internal bool ShutdownDone => _flags.Has(LifecycleFlag.ShutdownDone);
 
-    private bool HooksStarted { get => Has(Flag.HooksStarted); set => Set(Flag.HooksStarted, value); }
+    private bool Completed => _flags.Has(LifecycleFlag.Completed);
 
-    private bool Graceful { get => Has(Flag.Graceful); set => Set(Flag.Graceful, value); }
+    private bool HooksStarted => _flags.Has(LifecycleFlag.HooksStarted);
 
-    private bool Linger { get => Has(Flag.Linger); set => Set(Flag.Linger, value); }
+    private bool Graceful => _flags.Has(LifecycleFlag.Graceful);
 
-    private bool ShutdownStarted { get => Has(Flag.ShutdownStarted); set => Set(Flag.ShutdownStarted, value); }
+    private bool Linger => _flags.Has(LifecycleFlag.Linger);
 
-    internal bool ShutdownDone { get => Has(Flag.ShutdownDone); private set => Set(Flag.ShutdownDone, value); }
+    private bool ShutdownStarted => _flags.Has(LifecycleFlag.ShutdownStarted);
 
-    private bool Finished { get => Has(Flag.Finished); set => Set(Flag.Finished, value); }
+    private bool Finished => _flags.Has(LifecycleFlag.Finished);
 
-    private bool TransportDisposed { get => Has(Flag.TransportDisposed); set => Set(Flag.TransportDisposed, value); }
-
-    private Phase DisconnectingPhase
-    {
-        get => (Phase)GetBits((int)Flag.PhaseShift, PhaseMask);
-        set => SetBits((int)Flag.PhaseShift, PhaseMask, (int)value);
-    }
+    private bool TransportDisposed => _flags.Has(LifecycleFlag.TransportDisposed);
 
     /// <summary>The rare lifecycle state, made on first need; under the lock.</summary>
     private LifecycleSide Side => _side ??= new LifecycleSide();
-
-    private bool Has(Flag flag) => (Volatile.Read(ref _flags) & (int)flag) != 0;
-
-    private void Set(Flag flag, bool value)
-    {
-        Debug.Assert(Monitor.IsEntered(this), "flags are written under the session lock");
-        Volatile.Write(ref _flags, value ? _flags | (int)flag : _flags & ~(int)flag);
-    }
-
-    private void SetStateLocked(SessionState state) => SetBits((int)Flag.StateShift, StateMask, (int)state);
-
-    private void SetReasonLocked(DisconnectReason reason) => SetBits((int)Flag.ReasonShift, ReasonMask, (int)reason);
-
-    private int GetBits(int shift, int mask) => (Volatile.Read(ref _flags) >> shift) & mask;
-
-    private void SetBits(int shift, int mask, int value)
-    {
-        Debug.Assert(Monitor.IsEntered(this), "flags are written under the session lock");
-        Debug.Assert((value & ~mask) == 0, "the value fits its bits");
-        Volatile.Write(ref _flags, (_flags & ~(mask << shift)) | (value << shift));
-    }
 
     /// <summary>What few connections need: a waited-for completion, a graceful disconnect's timer.</summary>
     private sealed class LifecycleSide
