@@ -110,7 +110,6 @@ internal struct Backpressure
 
     private void Set(Flag flag, bool value, SessionLock.Held held)
     {
-        _ = held;
         Volatile.Write(ref _flags, value ? _flags | (int)flag : _flags & ~(int)flag);
     }
 }

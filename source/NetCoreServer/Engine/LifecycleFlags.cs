@@ -36,7 +36,6 @@ internal struct LifecycleFlags
 
     public void Set(LifecycleFlag flag, bool value, SessionLock.Held held)
     {
-        _ = held;
         Volatile.Write(ref _bits, value ? _bits | (int)flag : _bits & ~(int)flag);
     }
 
@@ -50,7 +49,6 @@ internal struct LifecycleFlags
 
     private void Set(int shift, int mask, int value, SessionLock.Held held)
     {
-        _ = held;
         // Transitions only, a handful per connection: a value cut to its bits would corrupt its neighbours silently.
         if ((uint)value > (uint)mask)
             throw new InvalidOperationException($"lifecycle value {value} does not fit its {mask} mask");

@@ -40,18 +40,10 @@ internal struct ReceivePump
     public long BytesReceived => Volatile.Read(ref _bytesReceived);
 
     /// <summary>The loop runs (it may wait in a transport call).</summary>
-    public readonly bool IsRunning(SessionLock.Held held)
-    {
-        _ = held;
-        return _running;
-    }
+    public readonly bool IsRunning(SessionLock.Held held) => _running;
 
     /// <summary>Nothing here holds a finish back: the loop stopped, or it waits in a transport call.</summary>
-    public readonly bool IsQuiescent(SessionLock.Held held)
-    {
-        _ = held;
-        return !_running || _parks > 0;
-    }
+    public readonly bool IsQuiescent(SessionLock.Held held) => !_running || _parks > 0;
 
     /// <summary>Reading stops while the connection is unwritable (when the options say so).</summary>
     private static bool ReadPaused(StreamSessionEngine engine) => (engine.SenderIfAny?.Unwritable ?? false) && engine.Options.StopReadingWhenUnwritable;
@@ -394,7 +386,6 @@ internal struct ReceivePump
     /// <summary>The paused loop's wait, taken to be released (writable again, or closed).</summary>
     public TaskCompletionSource? TakePaused(SessionLock.Held held)
     {
-        _ = held;
         var side = _side;
         if (side == null)
             return null;

@@ -43,11 +43,7 @@ internal sealed class SendLoop : IThreadPoolWorkItem
     public bool IsRunning => Has(Flag.Running);
 
     /// <summary>Nothing here holds a finish back: no sender, or it waits in a transport call, and no OnEmpty runs.</summary>
-    public bool IsQuiescent(SessionLock.Held held)
-    {
-        _ = held;
-        return (!IsRunning || Has(Flag.Parked)) && _emptyRaising == 0;
-    }
+    public bool IsQuiescent(SessionLock.Held held) => (!IsRunning || Has(Flag.Parked)) && _emptyRaising == 0;
 
     /// <summary>Takes the sender role when it is free and the transport is ready and open; the caller then sends (<see cref="Run"/>).</summary>
     public bool TryTake(SessionLock.Held held)
@@ -176,7 +172,6 @@ internal sealed class SendLoop : IThreadPoolWorkItem
 
     private void Set(Flag flag, bool value, SessionLock.Held held)
     {
-        _ = held;
         Volatile.Write(ref _flags, value ? _flags | (int)flag : _flags & ~(int)flag);
     }
 }

@@ -50,21 +50,16 @@ internal sealed class SendPipeline
         }
     }
 
-    /// <summary>Bytes handed to the transport in the send under way.</summary>
+    /// <summary>Bytes handed to the transport in the send under way, and over the connection's life.</summary>
     public long BytesSending => _queue.ReadSending();
 
-    /// <summary>Bytes sent over the connection's life.</summary>
     public long BytesSent => _queue.ReadSent();
 
     /// <summary>The sender role is taken (the loop runs, or a blocking send writes); read without the lock.</summary>
     public bool IsRunning => _loop.IsRunning;
 
     /// <summary>Nothing accepted waits and no sender runs.</summary>
-    public bool IsDrained(SessionLock.Held held)
-    {
-        _ = held;
-        return !_loop.IsRunning && _queue.IsEmpty;
-    }
+    public bool IsDrained(SessionLock.Held held) => !_loop.IsRunning && _queue.IsEmpty;
 
     /// <summary>Nothing here holds a finish back: no sender, or it waits in a transport call, and no OnEmpty runs.</summary>
     public bool IsQuiescent(SessionLock.Held held) => _loop.IsQuiescent(held);
@@ -348,9 +343,8 @@ internal sealed class SendPipeline
     }
 
     /// <summary>
-    /// For the loop that has just given up the sender role: a multicast publishes, fences, then looks at the role. Either
-    /// it saw the loop running, and this second look after the same fence sees its message, or it saw the loop stopped
-    /// and wakes it itself.
+    /// For the loop that has just given up the sender role: a multicast publishes, fences, then looks at the role; it saw
+    /// the loop running, and this look after the same fence sees its message, or it saw it stopped and wakes it itself.
     /// </summary>
     public bool TakeBatchPublishedMeanwhile(SessionLock.Held held)
     {
@@ -363,14 +357,12 @@ internal sealed class SendPipeline
     /// <summary>For the loop: nothing is in flight any more.</summary>
     public void EndBatch(SessionLock.Held held)
     {
-        _ = held;
         _queue.Batch?.Clear();
         _queue.Sending = 0;
     }
 
     private bool TakeQueuedBatch(SessionLock.Held held)
     {
-        _ = held;
         var batch = _queue.Batch ??= new InFlightBatch();
         if (batch.Count == 0 && !_queue.TakeBatch(batch))
             return false;
@@ -380,7 +372,6 @@ internal sealed class SendPipeline
 
     private void Append(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body, EngineOptions options, SessionLock.Held held)
     {
-        _ = held;
         var chunk = options.SendBufferSize;
         _queue.Append(head, chunk);
         if (!body.IsEmpty)
@@ -389,7 +380,6 @@ internal sealed class SendPipeline
 
     private SendStatus CheckAccept(int length, EngineOptions options, SessionLock.Held held)
     {
-        _ = held;
         if (!_engine.AcceptsSends)
             return SendStatus.NotConnected;
         var limit = options.SendBufferLimit;
@@ -421,10 +411,8 @@ internal sealed class SendPipeline
 
     /// <summary>
     /// By the multicasting thread under the log's lock, for a message at [start, end) not yet published: Accepted,
-    /// NotConnected (not attached), or LimitReached, in which case this session skips it. When accepted,
-    /// <paramref name="credit"/> is what the multicast may use on this session without asking again: the room left
-    /// under the send limit, at most an eighth of the limit (a send of the session's own between two asks can then pass
-    /// the limit by that much at most; see MulticastFanout).
+    /// NotConnected (not attached), or LimitReached (this session skips it). <paramref name="credit"/>: what the multicast
+    /// may use here without asking again, the room under the send limit up to an eighth of it (see MulticastFanout).
     /// </summary>
     public SendStatus OfferLogged(long start, long end, out long credit)
     {
@@ -472,10 +460,7 @@ internal sealed class SendPipeline
         cursor.PassTo(end);
     }
 
-    /// <summary>
-    /// After a publication (and a full fence): starts an idle send loop on the thread pool, not inline, so the
-    /// multicasting thread does not make one send per message per session; a running loop takes the message itself.
-    /// </summary>
+    /// <summary>After a publication (and a full fence): starts an idle send loop on the pool (a running loop takes the message itself).</summary>
     public void WakeForLog()
     {
         if (_loop.IsRunning)
@@ -510,12 +495,4 @@ internal sealed class SendPipeline
         _queue.AcceptedTotal += moved;
         _backpressure.Raise(_queue.Bytes + _queue.Sending, held);
     }
-}
-
-/// <summary>Outcome of offering data to a connection's send queue.</summary>
-internal enum SendStatus
-{
-    Accepted,
-    NotConnected,
-    LimitReached,
 }

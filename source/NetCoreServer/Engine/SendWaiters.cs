@@ -14,7 +14,6 @@ internal sealed class SendWaiters
     /// <summary>A wait that completes once <paramref name="target"/> bytes have been sent in total.</summary>
     public Task<bool> Add(long target, SessionLock.Held held)
     {
-        _ = held;
         var waiter = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
         _waiters.Enqueue((waiter, target));
         return waiter.Task;
@@ -23,7 +22,6 @@ internal sealed class SendWaiters
     /// <summary>Takes the waits that <paramref name="sent"/> bytes complete, to be completed outside the lock.</summary>
     public TaskCompletionSource<bool>[]? TakeCompleted(long sent, SessionLock.Held held)
     {
-        _ = held;
         var count = 0;
         foreach (var (_, target) in _waiters)
         {
@@ -42,7 +40,6 @@ internal sealed class SendWaiters
     /// <summary>Takes every wait, to be failed outside the lock (the connection ended).</summary>
     public TaskCompletionSource<bool>[]? TakeAll(SessionLock.Held held)
     {
-        _ = held;
         if (_waiters.Count == 0)
             return null;
         var all = new TaskCompletionSource<bool>[_waiters.Count];

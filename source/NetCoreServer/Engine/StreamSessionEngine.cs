@@ -55,7 +55,7 @@ internal sealed class StreamSessionEngine : SessionLock, IReceiveCompletion
         get
         {
             using var held = Enter();
-            return Completed ? Task.CompletedTask : (Side.Completion ??= new(TaskCreationOptions.RunContinuationsAsynchronously)).Task;
+            return _flags.Has(LifecycleFlag.Completed) ? Task.CompletedTask : (Side.Completion ??= new(TaskCreationOptions.RunContinuationsAsynchronously)).Task;
         }
     }
 
@@ -97,7 +97,7 @@ internal sealed class StreamSessionEngine : SessionLock, IReceiveCompletion
     public bool AcceptsSends => State switch
     {
         SessionState.Connected => true,
-        SessionState.Disconnecting => Hooks.Inside(this, HookKind.Disconnecting) && !ShutdownStarted && !Closed,
+        SessionState.Disconnecting => Hooks.Inside(this, HookKind.Disconnecting) && !_flags.Has(LifecycleFlag.ShutdownStarted) && !Closed,
         _ => false,
     };
 
@@ -136,8 +136,6 @@ internal sealed class StreamSessionEngine : SessionLock, IReceiveCompletion
 
     public bool TakeSlowConsumerReport() => Sender.TakeSlowConsumerReport();
 
-    public SendStatus OfferLogged(long start, long end) => OfferLogged(start, end, out _);
-
     public SendStatus OfferLogged(long start, long end, out long credit)
     {
         credit = 0;
@@ -173,79 +171,13 @@ internal sealed class StreamSessionEngine : SessionLock, IReceiveCompletion
     /// The server joined the session to its multicast log when it registered it (<see cref="JoinLogLocked"/>).
     /// </summary>
     /// <returns>Completes when data may flow (after the handshake for TLS) or the connection ended first.</returns>
-    public Task StartAccepted() => StartAsync(raiseConnecting: true, receive: true, log: null);
+    public Task StartAccepted() => ConnectSequence.RunAsync(this, raiseConnecting: true, receive: true, log: null);
 
     /// <summary>Client path: the client raised OnConnecting before it connected; the rest as <see cref="StartAccepted"/>.</summary>
     /// <param name="receive">Start the receive loop (false for NetCoreServer's synchronous Connect, which leaves that to the user).</param>
     /// <param name="log">A multicast log to join when connected (the engine tests'; a client has none).</param>
     /// <returns>Completes when data may flow or the connection ended first.</returns>
-    public Task StartConnected(bool receive, MulticastLog? log = null) => StartAsync(raiseConnecting: false, receive, log);
-
-    private async Task StartAsync(bool raiseConnecting, bool receive, MulticastLog? log)
-    {
-        // The constructor's hold covers the connect hooks; a disconnect requested before they begin skips them all.
-        if (!BeginHooks())
-        {
-            // TLS: nothing can be sent before a handshake and none starts now, so a graceful end would only wait out the disconnect timeout.
-            if (_transport.Tls != null)
-                CloseTransport();
-            Release();
-            return;
-        }
-        if (raiseConnecting)
-            RunHook(HookKind.Other, 0, static (e, _) => e._host.EngineConnecting());
-        using (var held = Enter())
-        {
-            if (State == SessionState.Connecting)
-                _flags.SetState(SessionState.Connected, held);
-        }
-        AttachLog(log);
-        RunHook(HookKind.Other, 0, static (e, _) => e._host.EngineConnected());
-        Release();
-
-        if (_transport.Tls != null)
-        {
-            // Disconnected before the handshake began: nothing queued can be delivered without one.
-            if (!Hold())
-            {
-                CloseTransport();
-                return;
-            }
-            RunHook(HookKind.Other, 0, static (e, _) => e._host.EngineHandshaking());
-            Release();
-            var error = await _transport.HandshakeAsync().ConfigureAwait(false);
-            if (error != SocketError.Success)
-            {
-                if (Hold())
-                {
-                    RunHook(HookKind.Other, error, static (e, error) => e._host.EngineError(error));
-                    Release();
-                }
-                Abort(DisconnectReason.HandshakeFailed);
-                return;
-            }
-        }
-
-        // Disconnected meanwhile: what was queued is still delivered (a graceful disconnect), but no more hooks begin.
-        var holding = Hold();
-        if (holding && _transport.Tls != null)
-            RunHook(HookKind.Other, 0, static (e, _) => e._host.EngineHandshaked());
-        MarkReady(raiseEmpty: holding);
-        if (!holding)
-            return;
-        Release();
-        if (receive)
-            StartReceiving();
-    }
-
-    /// <summary>Joins the log at its end, so the session gets what is multicast from now on (a client given a log: from OnConnected on).</summary>
-    private void AttachLog(MulticastLog? log)
-    {
-        if (log == null)
-            return;
-        lock (log.Lock)
-            JoinLogLocked(log);
-    }
+    public Task StartConnected(bool receive, MulticastLog? log = null) => ConnectSequence.RunAsync(this, raiseConnecting: false, receive, log);
 
     /// <summary>
     /// Under <paramref name="log"/>'s lock: joins it at its end unless the disconnect has begun, so the session gets
@@ -259,8 +191,16 @@ internal sealed class StreamSessionEngine : SessionLock, IReceiveCompletion
             _cursor.Join(log);
     }
 
+    /// <summary>OnConnecting has returned: Connected, unless a disconnect came first.</summary>
+    internal void MarkConnected()
+    {
+        using var held = Enter();
+        if (State == SessionState.Connecting)
+            _flags.SetState(SessionState.Connected, held);
+    }
+
     /// <summary>The transport is ready for data (plain sockets from the start, TLS after the handshake).</summary>
-    private void MarkReady(bool raiseEmpty)
+    internal void MarkReady(bool raiseEmpty)
     {
         SendPipeline? send;
         using (var held = Enter())
@@ -276,7 +216,7 @@ internal sealed class StreamSessionEngine : SessionLock, IReceiveCompletion
         BeginShutdownIfDrained();
     }
 
-    private bool BeginHooks()
+    internal bool BeginHooks()
     {
         using var held = Enter();
         if (State != SessionState.Connecting)
@@ -286,7 +226,7 @@ internal sealed class StreamSessionEngine : SessionLock, IReceiveCompletion
     }
 
     /// <summary>Holds teardown back while a connect-phase hook runs; false once a disconnect has started.</summary>
-    private bool Hold()
+    internal bool Hold()
     {
         using var held = Enter();
         if (State >= SessionState.Disconnecting)
@@ -295,7 +235,7 @@ internal sealed class StreamSessionEngine : SessionLock, IReceiveCompletion
         return true;
     }
 
-    private void Release()
+    internal void Release()
     {
         bool raise;
         using (var held = Enter())
@@ -380,8 +320,8 @@ internal sealed class StreamSessionEngine : SessionLock, IReceiveCompletion
     /// <summary>OnDisconnecting (a graceful one may still send a goodbye), then the shutdown once all is out.</summary>
     private void RaiseDisconnecting()
     {
-        if (HooksStarted)
-            RunHook(Graceful ? HookKind.Disconnecting : HookKind.Other, 0, static (e, _) => e._host.EngineDisconnecting());
+        if (_flags.Has(LifecycleFlag.HooksStarted))
+            RunHook(_flags.Has(LifecycleFlag.Graceful) ? HookKind.Disconnecting : HookKind.Other, 0, static (e, _) => e._host.EngineDisconnecting());
         using (var held = Enter())
             _flags.SetPhase(DisconnectingPhase.Done, held);
         BeginShutdownIfDrained();
@@ -397,7 +337,7 @@ internal sealed class StreamSessionEngine : SessionLock, IReceiveCompletion
     {
         using (var held = Enter())
         {
-            if (!Graceful || _flags.Phase != DisconnectingPhase.Done || ShutdownStarted || Closed || !Ready || !(SenderIfAny?.IsDrained(held) ?? true))
+            if (!_flags.Has(LifecycleFlag.Graceful) || _flags.Phase != DisconnectingPhase.Done || _flags.Has(LifecycleFlag.ShutdownStarted) || Closed || !Ready || !(SenderIfAny?.IsDrained(held) ?? true))
                 return;
             // Decided under the lock that admits sends: nothing can be accepted, or start a send, after this.
             _flags.Set(LifecycleFlag.ShutdownStarted, true, held);
@@ -412,7 +352,7 @@ internal sealed class StreamSessionEngine : SessionLock, IReceiveCompletion
         using (var held = Enter())
         {
             _flags.Set(LifecycleFlag.ShutdownDone, true, held);
-            close = !_receive.IsRunning(held) || !Linger;
+            close = !_receive.IsRunning(held) || !_flags.Has(LifecycleFlag.Linger);
         }
         if (close)
             CloseTransport();
@@ -472,14 +412,14 @@ internal sealed class StreamSessionEngine : SessionLock, IReceiveCompletion
         using (var held = Enter())
         {
             var send = _send;
-            finish = !Finished && Closed && _holds == 0 && _flags.Phase == DisconnectingPhase.Done
+            finish = !_flags.Has(LifecycleFlag.Finished) && Closed && _holds == 0 && _flags.Phase == DisconnectingPhase.Done
                 && _receive.IsQuiescent(held) && (send?.IsQuiescent(held) ?? true);
             if (finish)
             {
                 _flags.Set(LifecycleFlag.Finished, true, held);
                 _flags.SetState(SessionState.Disconnected, held);
             }
-            dispose = Finished && !TransportDisposed && !_receive.IsRunning(held) && !(send?.IsRunning ?? false);
+            dispose = _flags.Has(LifecycleFlag.Finished) && !_flags.Has(LifecycleFlag.TransportDisposed) && !_receive.IsRunning(held) && !(send?.IsRunning ?? false);
             if (dispose)
                 _flags.Set(LifecycleFlag.TransportDisposed, true, held);
         }
@@ -487,7 +427,7 @@ internal sealed class StreamSessionEngine : SessionLock, IReceiveCompletion
             _transport.Dispose();
         if (!finish)
             return;
-        if (HooksStarted)
+        if (_flags.Has(LifecycleFlag.HooksStarted))
             RunHook(HookKind.Other, 0, static (e, _) => e._host.EngineDisconnected());
         _host.EngineReleased();
         TaskCompletionSource? completion;
@@ -532,28 +472,6 @@ internal sealed class StreamSessionEngine : SessionLock, IReceiveCompletion
 
     internal bool ShutdownDone => _flags.Has(LifecycleFlag.ShutdownDone);
 
-    private bool Completed => _flags.Has(LifecycleFlag.Completed);
-
-    private bool HooksStarted => _flags.Has(LifecycleFlag.HooksStarted);
-
-    private bool Graceful => _flags.Has(LifecycleFlag.Graceful);
-
-    private bool Linger => _flags.Has(LifecycleFlag.Linger);
-
-    private bool ShutdownStarted => _flags.Has(LifecycleFlag.ShutdownStarted);
-
-    private bool Finished => _flags.Has(LifecycleFlag.Finished);
-
-    private bool TransportDisposed => _flags.Has(LifecycleFlag.TransportDisposed);
-
     /// <summary>The rare lifecycle state, made on first need; under the lock.</summary>
     private LifecycleSide Side => _side ??= new LifecycleSide();
-
-    /// <summary>What few connections need: a waited-for completion, a graceful disconnect's timer.</summary>
-    private sealed class LifecycleSide
-    {
-        public TaskCompletionSource? Completion;
-
-        public CallbackTimer? DisconnectTimer;
-    }
 }
