@@ -4,8 +4,8 @@ using System.Threading;
 namespace NetCoreServer.Engine;
 
 /// <summary>
-/// The engine's lifecycle in one int: ten flags, the OnDisconnecting phase, the <see cref="SessionState"/> and the
-/// <see cref="DisconnectReason"/>. Written under the session lock (each setter takes its proof), read with a volatile
+/// The engine's lifecycle in one int: ten flags, the OnDisconnecting phase, the <see cref="SessionState"/>, the
+/// <see cref="DisconnectReason"/> and the count of holds on teardown. Written under the session lock (each setter takes its proof), read with a volatile
 /// read, some without the lock.
 /// </summary>
 /// <remarks>
@@ -18,19 +18,25 @@ internal struct LifecycleFlags
     internal const int PhaseShift = 10;
     internal const int StateShift = 12;
     internal const int ReasonShift = 14;
+    internal const int HoldsShift = 19;
     internal const int PhaseMask = 3;
     internal const int StateMask = 3;
     internal const int ReasonMask = 31;
+    // The constructor's hold and, at most, one connect-phase hook's.
+    internal const int HoldsMask = 3;
 
     private int _bits;
 
-    public LifecycleFlags(bool ready) => _bits = ready ? (int)LifecycleFlag.Ready : 0;
+    public LifecycleFlags(bool ready) => _bits = (ready ? (int)LifecycleFlag.Ready : 0) | (1 << HoldsShift);
 
     public SessionState State => (SessionState)Get(StateShift, StateMask);
 
     public DisconnectReason Reason => (DisconnectReason)Get(ReasonShift, ReasonMask);
 
     public DisconnectingPhase Phase => (DisconnectingPhase)Get(PhaseShift, PhaseMask);
+
+    /// <summary>Holds on teardown: the constructor's until the connect hooks are over, and a connect-phase hook's while it runs.</summary>
+    public int Holds => Get(HoldsShift, HoldsMask);
 
     public bool Has(LifecycleFlag flag) => (Volatile.Read(ref _bits) & (int)flag) != 0;
 
@@ -45,6 +51,8 @@ internal struct LifecycleFlags
 
     public void SetPhase(DisconnectingPhase phase, SessionLock.Held held) => Set(PhaseShift, PhaseMask, (int)phase, held);
 
+    public void SetHolds(int holds, SessionLock.Held held) => Set(HoldsShift, HoldsMask, holds, held);
+
     private int Get(int shift, int mask) => (Volatile.Read(ref _bits) >> shift) & mask;
 
     private void Set(int shift, int mask, int value, SessionLock.Held held)
@@ -56,7 +64,7 @@ internal struct LifecycleFlags
     }
 }
 
-/// <summary>The one-bit flags of <see cref="LifecycleFlags"/>; bits 10 to 18 hold its packed values.</summary>
+/// <summary>The one-bit flags of <see cref="LifecycleFlags"/>; bits 10 to 20 hold its packed values.</summary>
 [Flags]
 internal enum LifecycleFlag
 {

@@ -21,9 +21,6 @@ internal abstract class SessionLock
         return new Held(this);
     }
 
-    /// <summary>True when the calling thread holds this lock (for tests and the rare path that asks).</summary>
-    public bool IsHeldByCurrentThread => Monitor.IsEntered(this);
-
     /// <summary>
     /// Proof that the session lock is held: a parameter of every method that touches guarded state. A ref struct, so it
     /// cannot be stored, captured or carried across an await, and it lives no longer than the scope that took the lock.
@@ -33,9 +30,6 @@ internal abstract class SessionLock
         private readonly SessionLock _owner;
 
         internal Held(SessionLock owner) => _owner = owner;
-
-        /// <summary>True when this is the proof for <paramref name="sessionLock"/> (a token of one connection handed to another's component is a bug).</summary>
-        public bool Guards(SessionLock sessionLock) => ReferenceEquals(_owner, sessionLock);
 
         /// <summary>Lets go of the lock.</summary>
         public void Dispose() => Monitor.Exit(_owner);

@@ -32,8 +32,6 @@ internal sealed class StreamSessionEngine : SessionLock, IReceiveCompletion
     private MulticastCursor _cursor;
     private LifecycleSide? _side;
     private LifecycleFlags _flags;
-    // The constructor's hold and, at most, one connect-phase hook's.
-    private byte _holds = 1;
 
     public StreamSessionEngine(IStreamTransport transport, IStreamSessionHost host)
     {
@@ -231,7 +229,7 @@ internal sealed class StreamSessionEngine : SessionLock, IReceiveCompletion
         using var held = Enter();
         if (State >= SessionState.Disconnecting)
             return false;
-        _holds++;
+        _flags.SetHolds(_flags.Holds + 1, held);
         return true;
     }
 
@@ -240,8 +238,8 @@ internal sealed class StreamSessionEngine : SessionLock, IReceiveCompletion
         bool raise;
         using (var held = Enter())
         {
-            _holds--;
-            raise = _holds == 0 && State >= SessionState.Disconnecting && _flags.Phase == DisconnectingPhase.NotRaised;
+            _flags.SetHolds(_flags.Holds - 1, held);
+            raise = _flags.Holds == 0 && State >= SessionState.Disconnecting && _flags.Phase == DisconnectingPhase.NotRaised;
             if (raise)
                 _flags.SetPhase(DisconnectingPhase.Raising, held);
         }
@@ -308,7 +306,7 @@ internal sealed class StreamSessionEngine : SessionLock, IReceiveCompletion
             _flags.SetReason(reason, held);
             _flags.Set(LifecycleFlag.Graceful, graceful, held);
             _flags.Set(LifecycleFlag.Linger, linger, held);
-            raise = _holds == 0;
+            raise = _flags.Holds == 0;
             if (raise)
                 _flags.SetPhase(DisconnectingPhase.Raising, held);
         }
@@ -412,7 +410,7 @@ internal sealed class StreamSessionEngine : SessionLock, IReceiveCompletion
         using (var held = Enter())
         {
             var send = _send;
-            finish = !_flags.Has(LifecycleFlag.Finished) && Closed && _holds == 0 && _flags.Phase == DisconnectingPhase.Done
+            finish = !_flags.Has(LifecycleFlag.Finished) && Closed && _flags.Holds == 0 && _flags.Phase == DisconnectingPhase.Done
                 && _receive.IsQuiescent(held) && (send?.IsQuiescent(held) ?? true);
             if (finish)
             {

@@ -14,10 +14,11 @@ public sealed class LifecycleFlagsTests
     }
 
     [Test]
-    public void EveryStateReasonAndPhaseReadsBackWithoutDisturbingTheOthers()
+    public void EveryStateReasonPhaseAndHoldCountReadsBackWithoutDisturbingTheOthers()
     {
         var sessionLock = new TestLock();
         var flags = new LifecycleFlags(ready: true);
+        Assert.That(flags.Holds, Is.EqualTo(1), "the constructor's hold");
         using var held = sessionLock.Enter();
         flags.Set(LifecycleFlag.TransportDisposed, true, held);
         foreach (var state in Enum.GetValues<SessionState>())
@@ -26,10 +27,14 @@ public sealed class LifecycleFlagsTests
             {
                 foreach (var phase in Enum.GetValues<DisconnectingPhase>())
                 {
-                    flags.SetState(state, held);
-                    flags.SetReason(reason, held);
-                    flags.SetPhase(phase, held);
-                    Assert.That((flags.State, flags.Reason, flags.Phase), Is.EqualTo((state, reason, phase)));
+                    for (var holds = 0; holds <= 2; holds++)
+                    {
+                        flags.SetState(state, held);
+                        flags.SetReason(reason, held);
+                        flags.SetPhase(phase, held);
+                        flags.SetHolds(holds, held);
+                        Assert.That((flags.State, flags.Reason, flags.Phase, flags.Holds), Is.EqualTo((state, reason, phase, holds)));
+                    }
                 }
             }
         }
@@ -42,7 +47,8 @@ public sealed class LifecycleFlagsTests
     {
         var highest = Enum.GetValues<LifecycleFlag>().Max(flag => (int)flag);
         Assert.That(highest, Is.LessThan(1 << LifecycleFlags.PhaseShift));
-        Assert.That(LifecycleFlags.ReasonShift + 5, Is.LessThanOrEqualTo(31), "the reason's five bits end inside the int");
+        Assert.That(LifecycleFlags.ReasonShift + 5, Is.LessThanOrEqualTo(LifecycleFlags.HoldsShift), "the reason's five bits end before the holds");
+        Assert.That(LifecycleFlags.HoldsShift + 2, Is.LessThanOrEqualTo(31), "the holds' two bits end inside the int");
     }
 
     [Test]
@@ -60,5 +66,14 @@ public sealed class LifecycleFlagsTests
         {
         }
         Assert.That(flags.State, Is.EqualTo(SessionState.Connecting), "nothing was written");
+        try
+        {
+            flags.SetHolds(-1, held);
+            Assert.Fail("a hold released twice was stored");
+        }
+        catch (InvalidOperationException)
+        {
+        }
+        Assert.That(flags.Holds, Is.EqualTo(1), "the constructor's hold is still counted");
     }
 }
