@@ -6,8 +6,9 @@ namespace NetCoreServer.Engine;
 
 /// <summary>
 /// Bytes accepted for sending and not yet handed to the transport. Small writes are coalesced into pooled
-/// chunks; multicast log blocks are queued by reference. Not thread-safe: the engine guards it with its
-/// send lock. Segments taken for sending leave the queue, so appends never touch bytes in flight.
+/// chunks; multicast log blocks are queued by reference. Not thread-safe: only the <see cref="SendPipeline"/> (and
+/// the cursor it hands it to) calls it, under the session lock. Segments taken for sending leave the queue, so
+/// appends never touch bytes in flight.
 /// </summary>
 internal sealed class SendQueue
 {
