@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # ab-echo.sh OLD NEW PROTO CLIENTS ROUNDS SECONDS: the EchoServer of two trees alternated under main's EchoClient; msg/s per run.
+# CLIENT_ARGS adds client options (CLIENT_ARGS="-m 1": one message in flight per client, ping-pong); PORT the first port (default 18200: two runs at once need different ones).
 OLD=$1 NEW=$2 P=$3 C=$4 R=$5 Z=${6:-5}
 CL=${CLIENT_TREE:-$NEW}/performance/EchoClient/bin/Release/net10.0/NetCoreServer.Performance.EchoClient.dll
 one() { # one TREE PORT
   dotnet $1/performance/EchoServer/bin/Release/net10.0/NetCoreServer.Performance.EchoServer.dll --protocol $P -p $2 --lifetime $((Z + 6)) >/dev/null 2>&1 &
   local sp=$!; sleep 1.5
-  dotnet $CL --protocol $P -p $2 -c $C -z $Z 2>/dev/null | grep "Message throughput" | grep -o '[0-9]*' | head -1
+  dotnet $CL --protocol $P -p $2 -c $C -z $Z $CLIENT_ARGS 2>/dev/null | grep "Message throughput" | grep -o '[0-9]*' | head -1
   wait $sp
 }
-port=18200
+port=${PORT:-18200}
 for ((r = 1; r <= R; r++)); do
   if ((r % 2)); then o=$(one $OLD $((port++))); n=$(one $NEW $((port++))); else n=$(one $NEW $((port++))); o=$(one $OLD $((port++))); fi
   python3 -c "print(f'round $r: old {$o/1e6:.2f}M new {$n/1e6:.2f}M ratio {$n/$o:.2f}')"

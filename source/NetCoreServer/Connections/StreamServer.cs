@@ -210,8 +210,6 @@ public abstract partial class StreamServer<TSession> : StreamServer, IDisposable
     {
         if (!IsStarted)
             return false;
-        // From a receive hook: the frames it sent before go first on its own connection.
-        SendCork.SettleThisThread();
         if (!buffer.IsEmpty)
         {
             _multicast.Publish(buffer, _receivesMulticast, OptionSlowConsumerPolicy);
@@ -259,7 +257,6 @@ public abstract partial class StreamServer<TSession> : StreamServer, IDisposable
     {
         if (!IsStarted)
             return false;
-        SendCork.SettleThisThread();
         if (!buffer.IsEmpty)
             _multicast.Publish(buffer, filter == null ? _receivesMulticast : Filtered(_receivesMulticast, filter), OptionSlowConsumerPolicy);
         return true;

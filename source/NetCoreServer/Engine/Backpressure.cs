@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Threading;
 using System.Threading.Tasks;
 
@@ -12,7 +11,7 @@ namespace NetCoreServer.Engine;
 /// </summary>
 /// <remarks>
 /// A struct field of the <see cref="SendPipeline"/> (one object fewer per sending connection to touch); its flags are
-/// written under the session lock and read without it.
+/// written under the <see cref="SessionLock"/> and read without it.
 /// </remarks>
 internal struct Backpressure
 {
@@ -38,49 +37,45 @@ internal struct Backpressure
     /// <summary>True the first time in an unwritable episode (or since the queue drained) that a refusal is to be reported.</summary>
     public bool TakeRefusalReport()
     {
-        lock (_engine)
-        {
-            if (Has(Flag.RefusalReported))
-                return false;
-            Set(Flag.RefusalReported, true);
-            return true;
-        }
+        using var held = _engine.Enter();
+        if (Has(Flag.RefusalReported))
+            return false;
+        Set(Flag.RefusalReported, true, held);
+        return true;
     }
 
     /// <summary>True the first time since the queue last fell to the low watermark that a multicast skipped this session (a slow-consumer episode begins).</summary>
     public bool TakeSlowConsumerReport()
     {
-        lock (_engine)
-        {
-            if (Has(Flag.SlowConsumerReported))
-                return false;
-            Set(Flag.SlowConsumerReported, true);
-            return true;
-        }
+        using var held = _engine.Enter();
+        if (Has(Flag.SlowConsumerReported))
+            return false;
+        Set(Flag.SlowConsumerReported, true, held);
+        return true;
     }
 
     /// <summary>After bytes were queued: crosses the high watermark upwards.</summary>
-    public void RaiseLocked(long pending)
+    public void Raise(long pending, SessionLock.Held held)
     {
         var high = _engine.Options.EffectiveHighWatermark;
         if (Unwritable || high <= 0 || pending <= high)
             return;
-        Set(Flag.Unwritable, true);
-        Set(Flag.Dirty, true);
+        Set(Flag.Unwritable, true, held);
+        Set(Flag.Dirty, true, held);
     }
 
     /// <summary>After bytes were sent: crosses the low watermark downwards; returns the paused receive loop's wait to release.</summary>
-    public TaskCompletionSource? LowerLocked(long pending)
+    public TaskCompletionSource? Lower(long pending, SessionLock.Held held)
     {
         if (pending > _engine.Options.EffectiveLowWatermark)
             return null;
-        Set(Flag.RefusalReported, false);
-        Set(Flag.SlowConsumerReported, false);
+        Set(Flag.RefusalReported, false, held);
+        Set(Flag.SlowConsumerReported, false, held);
         if (!Unwritable)
             return null;
-        Set(Flag.Unwritable, false);
-        Set(Flag.Dirty, true);
-        return _engine.Receiver.TakePausedLocked();
+        Set(Flag.Unwritable, false, held);
+        Set(Flag.Dirty, true, held);
+        return _engine.Receiver.TakePaused(held);
     }
 
     /// <summary>Raises OnWritabilityChanged until the reported state is the current one; one notifier at a time keeps the reports in order.</summary>
@@ -91,29 +86,28 @@ internal struct Backpressure
         while (true)
         {
             bool writable;
-            lock (_engine)
+            using (var held = _engine.Enter())
             {
                 if (Has(Flag.Notifying))
                     return;
-                Set(Flag.Dirty, false);
+                Set(Flag.Dirty, false, held);
                 writable = !Unwritable;
                 if (writable == !Has(Flag.ReportedUnwritable) || _engine.State != SessionState.Connected)
                     return;
-                Set(Flag.ReportedUnwritable, !writable);
-                Set(Flag.Notifying, true);
+                Set(Flag.ReportedUnwritable, !writable, held);
+                Set(Flag.Notifying, true, held);
             }
             // Sending kind: a blocking Send from the hook must not wait on the send loop that may be raising it.
             _engine.RunHook(HookKind.Sending, writable, static (e, w) => e.Host.EngineWritabilityChanged(w));
-            lock (_engine)
-                Set(Flag.Notifying, false);
+            using (var held = _engine.Enter())
+                Set(Flag.Notifying, false, held);
         }
     }
 
     private bool Has(Flag flag) => (Volatile.Read(ref _flags) & (int)flag) != 0;
 
-    private void Set(Flag flag, bool value)
+    private void Set(Flag flag, bool value, SessionLock.Held held)
     {
-        Debug.Assert(Monitor.IsEntered(_engine), "flags are written under the session lock");
         Volatile.Write(ref _flags, value ? _flags | (int)flag : _flags & ~(int)flag);
     }
 }

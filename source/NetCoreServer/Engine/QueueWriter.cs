@@ -2,15 +2,11 @@ using System;
 
 namespace NetCoreServer.Engine;
 
-/// <summary>
-/// Where an <see cref="IMessageWriter"/> writes: the end of a connection's send queue under the session lock, or the
-/// free room of the receive thread's <see cref="SendCork"/> under its lock.
-/// </summary>
+/// <summary>Where an <see cref="IMessageWriter"/> writes: the end of a connection's send queue, under the session lock.</summary>
 internal ref struct QueueWriter
 {
-    private readonly SendQueue? _queue;
+    private readonly SendQueue _queue;
     private readonly int _chunkSize;
-    private readonly Span<byte> _room;
 
     public QueueWriter(SendQueue queue, int chunkSize)
     {
@@ -18,28 +14,30 @@ internal ref struct QueueWriter
         _chunkSize = chunkSize;
     }
 
-    public QueueWriter(Span<byte> room) => _room = room;
-
     /// <summary>Bytes written so far.</summary>
     public int Written { get; private set; }
 
-    /// <summary>The next <paramref name="length"/> bytes to write into directly (then <see cref="Advance"/>); false at the queue, which copies.</summary>
+    /// <summary>
+    /// The next <paramref name="length"/> bytes of the queue to write into directly (then <see cref="Advance"/>); false
+    /// when more than a chunk is asked for, which <see cref="Write"/> spreads over chunks instead.
+    /// </summary>
     public readonly bool TryGetSpan(int length, out Span<byte> span)
     {
-        span = _queue == null ? _room.Slice(Written, length) : default;
-        return _queue == null;
+        span = _queue.GetAppendSpan(length, _chunkSize);
+        return !span.IsEmpty || length == 0;
     }
 
     /// <summary>Counts <paramref name="length"/> bytes written into the span of <see cref="TryGetSpan"/>.</summary>
-    public void Advance(int length) => Written += length;
+    public void Advance(int length)
+    {
+        _queue.Advance(length);
+        Written += length;
+    }
 
-    /// <summary>Copies <paramref name="data"/> to the end of the queue (or of the stage).</summary>
+    /// <summary>Copies <paramref name="data"/> to the end of the queue.</summary>
     public void Write(scoped ReadOnlySpan<byte> data)
     {
-        if (_queue != null)
-            _queue.Append(data, _chunkSize);
-        else
-            data.CopyTo(_room[Written..]);
+        _queue.Append(data, _chunkSize);
         Written += data.Length;
     }
 }

@@ -15,7 +15,7 @@ namespace NetCoreServer.Engine;
 /// </summary>
 /// <remarks>
 /// The buffer fields are the loop's alone (one loop runs at a time). The flags, the park count and the pause wait are
-/// guarded by the session lock (the engine's monitor); <see cref="_held"/> and the idle clock are also
+/// guarded by the <see cref="SessionLock"/>; <see cref="_onHold"/> and the idle clock are also
 /// read without it. The loop is a callback, not an async method, so an idle connection holds no state machine.
 /// </remarks>
 internal struct ReceivePump
@@ -31,18 +31,18 @@ internal struct ReceivePump
     private sbyte _parks;
     private bool _requested;
     private bool _running;
-    private bool _held;
+    private bool _onHold;
     private bool _idleWatched;
     // Set by a hold: what was left is handed again before the next read (the loop's own).
     private bool _redeliver;
 
     public long BytesReceived => Volatile.Read(ref _bytesReceived);
 
-    /// <summary>The loop runs (it may wait in a transport call); under the lock.</summary>
-    public bool RunningLocked => _running;
+    /// <summary>The loop runs (it may wait in a transport call).</summary>
+    public readonly bool IsRunning(SessionLock.Held held) => _running;
 
-    /// <summary>Nothing here holds a finish back: the loop stopped, or it waits in a transport call; under the lock.</summary>
-    public bool QuiescentLocked => !_running || _parks > 0;
+    /// <summary>Nothing here holds a finish back: the loop stopped, or it waits in a transport call.</summary>
+    public readonly bool IsQuiescent(SessionLock.Held held) => !_running || _parks > 0;
 
     /// <summary>Reading stops while the connection is unwritable (when the options say so).</summary>
     private static bool ReadPaused(StreamSessionEngine engine) => (engine.SenderIfAny?.Unwritable ?? false) && engine.Options.StopReadingWhenUnwritable;
@@ -50,7 +50,7 @@ internal struct ReceivePump
     /// <summary>Starts the loop once (when the transport is ready: after the TLS handshake); later calls do nothing.</summary>
     public void Start(StreamSessionEngine engine)
     {
-        lock (engine)
+        using (var held = engine.Enter())
         {
             if (_requested || engine.Closed || !engine.Ready)
                 return;
@@ -148,7 +148,7 @@ internal struct ReceivePump
     private void Park(StreamSessionEngine engine)
     {
         bool closed;
-        lock (engine)
+        using (var held = engine.Enter())
         {
             _parks++;
             closed = engine.Closed;
@@ -159,7 +159,7 @@ internal struct ReceivePump
 
     public void Unpark(StreamSessionEngine engine)
     {
-        lock (engine)
+        using (var held = engine.Enter())
             _parks--;
     }
 
@@ -281,7 +281,7 @@ internal struct ReceivePump
         if (buffer != null)
             EngineBuffers.Return(buffer);
         bool close;
-        lock (engine)
+        using (var held = engine.Enter())
         {
             _running = false;
             close = engine.ShutdownDone;
@@ -337,7 +337,7 @@ internal struct ReceivePump
     /// <summary>Blocking receive for hosts that do not run the loop (NetCoreServer's synchronous client pattern).</summary>
     public IoResult ReceiveBlocking(StreamSessionEngine engine, Span<byte> buffer)
     {
-        lock (engine)
+        using (var held = engine.Enter())
         {
             if (_running || !engine.Ready || engine.State != SessionState.Connected || buffer.IsEmpty)
                 return IoResult.Failed(SocketError.Success);
@@ -371,19 +371,19 @@ internal struct ReceivePump
     /// <summary>The wait of a loop that must pause (unwritable, or held by the protocol), or null when it may read.</summary>
     private Task? PauseWait(StreamSessionEngine engine)
     {
-        if (!(engine.SenderIfAny?.Unwritable ?? false) && !Volatile.Read(ref _held))
+        if (!(engine.SenderIfAny?.Unwritable ?? false) && !Volatile.Read(ref _onHold))
             return null;
-        lock (engine)
+        using (var held = engine.Enter())
         {
-            if (engine.Closed || (!_held && !ReadPaused(engine)))
+            if (engine.Closed || (!_onHold && !ReadPaused(engine)))
                 return null;
             var side = _side ??= new PumpSide();
             return (side.Paused ??= new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously)).Task;
         }
     }
 
-    /// <summary>The paused loop's wait, taken to be released (writable again, or closed); under the lock.</summary>
-    public TaskCompletionSource? TakePausedLocked()
+    /// <summary>The paused loop's wait, taken to be released (writable again, or closed).</summary>
+    public TaskCompletionSource? TakePaused(SessionLock.Held held)
     {
         var side = _side;
         if (side == null)
@@ -399,8 +399,8 @@ internal struct ReceivePump
     /// </summary>
     public void Hold(StreamSessionEngine engine)
     {
-        lock (engine)
-            Volatile.Write(ref _held, true);
+        using (var held = engine.Enter())
+            Volatile.Write(ref _onHold, true);
         // The loop's own field: this runs on the loop, inside Deliver.
         _redeliver = true;
     }
@@ -409,13 +409,13 @@ internal struct ReceivePump
     public void Release(StreamSessionEngine engine)
     {
         TaskCompletionSource? paused = null;
-        lock (engine)
+        using (var held = engine.Enter())
         {
-            if (!_held)
+            if (!_onHold)
                 return;
-            Volatile.Write(ref _held, false);
+            Volatile.Write(ref _onHold, false);
             if (!ReadPaused(engine))
-                paused = TakePausedLocked();
+                paused = TakePaused(held);
         }
         paused?.TrySetResult();
     }
@@ -424,8 +424,8 @@ internal struct ReceivePump
     public void OnClosed(StreamSessionEngine engine)
     {
         TaskCompletionSource? paused;
-        lock (engine)
-            paused = TakePausedLocked();
+        using (var held = engine.Enter())
+            paused = TakePaused(held);
         if (Volatile.Read(ref _idleWatched))
             IdleSweep.Forget(engine);
         paused?.TrySetResult();
@@ -436,7 +436,7 @@ internal struct ReceivePump
     {
         if (engine.Options.IdleTimeout <= TimeSpan.Zero)
             return;
-        lock (engine)
+        using (var held = engine.Enter())
         {
             if (engine.Closed)
                 return;
@@ -453,7 +453,7 @@ internal struct ReceivePump
         if (engine.Closed || timeout <= TimeSpan.Zero || !Volatile.Read(ref _idleWatched))
             return;
         // A session that stopped reading because its peer does not read what it is sent is not idle.
-        if (ReadPaused(engine) || Volatile.Read(ref _held))
+        if (ReadPaused(engine) || Volatile.Read(ref _onHold))
         {
             Volatile.Write(ref _side!.LastReceived, now);
             return;

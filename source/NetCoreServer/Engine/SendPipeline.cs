@@ -1,6 +1,6 @@
 using System;
+using System.Collections.Generic;
 using System.Diagnostics;
-using System.Runtime.CompilerServices;
 using System.Threading;
 using System.Threading.Tasks;
 using NetCoreServer.Transports;
@@ -8,42 +8,31 @@ using NetCoreServer.Transports;
 namespace NetCoreServer.Engine;
 
 /// <summary>
-/// The sending side of a session: the bounded <see cref="SendQueue"/>, the multicast messages its cursor takes from
-/// the log, the <see cref="SendCork"/>, the <see cref="Backpressure"/> and one sender at a time: the send loop, or a
-/// blocking send writing directly. Nothing is sent before the transport is ready (after the TLS handshake).
+/// The sending side of a session: the bounded <see cref="SendQueue"/> and its accounting, the multicast messages its
+/// cursor takes from the log, the <see cref="Backpressure"/>, the <see cref="SendWaiters"/> and the
+/// <see cref="SendLoop"/> that holds the sender role. Nothing is sent before the transport is ready (after the TLS handshake).
 /// </summary>
 /// <remarks>
-/// Made by the engine on the first send or multicast: an idle connection has none. Its state is guarded by the session
-/// lock (the engine's monitor); the counters and flags marked so are read without it. Published multicast messages
-/// are moved into the queue (<see cref="MaterializeLocked"/>) before anything is taken from or added to it, which keeps
-/// multicast and the session's own sends in the order they were made. Messages that write themselves
-/// (<see cref="EnqueueWritten{T}"/>) during a corked read are staged in the receive thread's <see cref="SendCork"/> and
-/// moved in by <see cref="SettleLocked"/>; lock order: the session lock, then the cork's.
+/// Made by the engine on the first send or multicast: an idle connection has none. Its state is guarded by the
+/// <see cref="SessionLock"/> (the methods that need it take its proof); the counters marked so are read without it.
+/// Published multicast messages are moved into the queue (<see cref="Materialize"/>) before anything is taken from or
+/// added to it, which keeps multicast and the session's own sends in the order they were made. What a receive hook
+/// sends waits here, in the queue, until its read has been handled (the <see cref="SendCork"/>).
 /// </remarks>
-internal sealed partial class SendPipeline : IThreadPoolWorkItem
+internal sealed class SendPipeline
 {
     private readonly StreamSessionEngine _engine;
     private readonly SendQueue _queue = new();
+    private readonly SendLoop _loop;
     // A mutable struct: never copied, always used in place.
     private Backpressure _backpressure;
     private SendWaiters? _waiters;
-    // The receive thread's cork while it stages frames for this pipeline; written under the cork's lock.
-    private SendCork? _stage;
-    private int _flags;
-    // OnEmpty hooks running: the engine does not finish under one.
-    private short _emptyRaising;
 
     public SendPipeline(StreamSessionEngine engine)
     {
         _engine = engine;
+        _loop = new SendLoop(this, engine);
         _backpressure = new Backpressure(engine);
-    }
-
-    [Flags]
-    private enum Flag
-    {
-        // The send loop waits in a transport call, or for the pool to run it. (The sender role is the engine's SendRunning.)
-        Parked = 1,
     }
 
     public bool Unwritable => _backpressure.Unwritable;
@@ -55,33 +44,28 @@ internal sealed partial class SendPipeline : IThreadPoolWorkItem
     {
         get
         {
-            lock (_engine)
-            {
-                SettleLocked();
-                return _queue.Bytes;
-            }
+            using var held = _engine.Enter();
+            Materialize(held);
+            return _queue.Bytes;
         }
     }
 
-    /// <summary>Bytes handed to the transport in the send under way.</summary>
+    /// <summary>Bytes handed to the transport in the send under way, and over the connection's life.</summary>
     public long BytesSending => _queue.ReadSending();
 
-    /// <summary>Bytes sent over the connection's life.</summary>
     public long BytesSent => _queue.ReadSent();
 
-    /// <summary>Nothing accepted waits and no sender runs; under the lock.</summary>
-    public bool IsDrainedLocked => !Running && _queue.IsEmpty && Volatile.Read(ref _stage) == null;
+    /// <summary>The sender role is taken (the loop runs, or a blocking send writes); read without the lock.</summary>
+    public bool IsRunning => _loop.IsRunning;
 
-    /// <summary>Nothing here holds a finish back: no sender, or it waits in a transport call, and no OnEmpty runs; under the lock.</summary>
-    public bool QuiescentLocked => (!Running || Has(Flag.Parked)) && _emptyRaising == 0;
+    /// <summary>Nothing accepted waits and no sender runs.</summary>
+    public bool IsDrained(SessionLock.Held held) => !_loop.IsRunning && _queue.IsEmpty;
 
-    public bool RunningLocked => Running;
+    /// <summary>Nothing here holds a finish back: no sender, or it waits in a transport call, and no OnEmpty runs.</summary>
+    public bool IsQuiescent(SessionLock.Held held) => _loop.IsQuiescent(held);
 
-    private bool Running
-    {
-        get => _engine.SendRunning;
-        set => _engine.SendRunning = value;
-    }
+    /// <summary>The batch the loop sends now.</summary>
+    public IReadOnlyList<ArraySegment<byte>> BatchViews => _queue.Batch!.Views;
 
     private EngineOptions Options => _engine.Options;
 
@@ -92,19 +76,20 @@ internal sealed partial class SendPipeline : IThreadPoolWorkItem
     /// <summary>Queues <paramref name="head"/> and <paramref name="body"/> (copied) as one unit: no other send comes between them.</summary>
     public SendStatus Enqueue(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body)
     {
+        var options = Options;
         bool start;
-        lock (_engine)
+        using (var held = _engine.Enter())
         {
-            SettleLocked();
-            var status = CheckAcceptLocked(head.Length + body.Length);
+            Materialize(held);
+            var status = CheckAccept(head.Length + body.Length, options, held);
             if (status != SendStatus.Accepted)
                 return status;
-            AppendLocked(head, body);
-            start = AcceptedLocked(head.Length + body.Length, mayHold: true);
+            Append(head, body, options, held);
+            start = Accepted(head.Length + body.Length, mayHold: true, options, held);
         }
         _backpressure.Notify();
         if (start)
-            RunSendLoop();
+            _loop.Run();
         return SendStatus.Accepted;
     }
 
@@ -117,14 +102,12 @@ internal sealed partial class SendPipeline : IThreadPoolWorkItem
         where T : IMessageWriter, allows ref struct
     {
         var length = message.Length;
-        if (SendCork.For(_engine, _stage) is { } cork && cork.TryStage(this, ref message, length, out var staged))
-            return staged;
         var options = Options;
         bool start;
-        lock (_engine)
+        using (var held = _engine.Enter())
         {
-            SettleLocked();
-            var status = CheckAcceptLocked(length, options);
+            Materialize(held);
+            var status = CheckAccept(length, options, held);
             if (status != SendStatus.Accepted)
                 return status;
             if (!message.Commit())
@@ -132,11 +115,11 @@ internal sealed partial class SendPipeline : IThreadPoolWorkItem
             var writer = new QueueWriter(_queue, options.SendBufferSize);
             message.WriteTo(ref writer);
             Debug.Assert(writer.Written == length, "a message writes exactly its length");
-            start = AcceptedLocked(length, mayHold: true, options);
+            start = Accepted(length, mayHold: true, options, held);
         }
         _backpressure.Notify();
         if (start)
-            RunSendLoop();
+            _loop.Run();
         return SendStatus.Accepted;
     }
 
@@ -146,44 +129,46 @@ internal sealed partial class SendPipeline : IThreadPoolWorkItem
     /// </summary>
     public SendStatus EnqueueBorrowed(ReadOnlySpan<byte> head, ArraySegment<byte> body, IDisposable? bodyOwner)
     {
+        var options = Options;
         bool start;
-        lock (_engine)
+        using (var held = _engine.Enter())
         {
-            SettleLocked();
-            var status = CheckAcceptLocked(head.Length + body.Count);
+            Materialize(held);
+            var status = CheckAccept(head.Length + body.Count, options, held);
             if (status != SendStatus.Accepted)
                 return status;
-            AppendLocked(head, default);
+            Append(head, default, options, held);
             if (body.Count > 0)
                 _queue.AppendBorrowed(body, bodyOwner);
-            start = AcceptedLocked(head.Length + body.Count, mayHold: true);
+            start = Accepted(head.Length + body.Count, mayHold: true, options, held);
         }
         if (body.Count == 0)
             bodyOwner?.Dispose();
         _backpressure.Notify();
         if (start)
-            RunSendLoop();
+            _loop.Run();
         return SendStatus.Accepted;
     }
 
     /// <summary>Queues <paramref name="data"/> and completes with true once it has been handed to the transport, false if the connection ends first.</summary>
     public Task<bool> EnqueueAndWait(ReadOnlySpan<byte> data, out SendStatus status)
     {
+        var options = Options;
         Task<bool> task;
         bool start;
-        lock (_engine)
+        using (var held = _engine.Enter())
         {
-            SettleLocked();
-            status = CheckAcceptLocked(data.Length);
+            Materialize(held);
+            status = CheckAccept(data.Length, options, held);
             if (status != SendStatus.Accepted)
                 return Task.FromResult(false);
-            AppendLocked(data, default);
-            start = AcceptedLocked(data.Length, mayHold: false);
-            task = AddWaiterLocked();
+            Append(data, default, options, held);
+            start = Accepted(data.Length, mayHold: false, options, held);
+            task = AddWaiter(held);
         }
         _backpressure.Notify();
         if (start)
-            RunSendLoop();
+            _loop.Run();
         return task;
     }
 
@@ -192,19 +177,19 @@ internal sealed partial class SendPipeline : IThreadPoolWorkItem
     {
         Task<bool> task;
         bool start;
-        lock (_engine)
+        using (var held = _engine.Enter())
         {
-            SettleLocked();
-            if (!Running && _queue.IsEmpty)
+            Materialize(held);
+            if (!_loop.IsRunning && _queue.IsEmpty)
                 return Task.FromResult(_engine.State is SessionState.Connected or SessionState.Disconnecting);
             if (_engine.Closed)
                 return Task.FromResult(false);
-            task = AddWaiterLocked();
+            task = AddWaiter(held);
             // Called from a receive hook, the cork may hold the bytes this waits for.
-            start = StartHeldLocked();
+            start = StartHeld(held);
         }
         if (start)
-            RunSendLoop();
+            _loop.Run();
         return task;
     }
 
@@ -219,28 +204,28 @@ internal sealed partial class SendPipeline : IThreadPoolWorkItem
         var length = head.Length + body.Length;
         if (length == 0)
             return 0;
+        var options = Options;
         Task<bool>? wait = null;
         bool direct;
         var start = false;
-        lock (_engine)
+        using (var held = _engine.Enter())
         {
             if (!_engine.AcceptsSends)
                 return 0;
-            SettleLocked();
-            var onLoop = IStreamTransport.IsLoopThread;
-            direct = _engine.Ready && !Running && _queue.IsEmpty && !onLoop;
+            Materialize(held);
+            var onLoop = ThreadRole.IsLoop;
+            direct = !onLoop && _queue.IsEmpty && _loop.TryTake(held);
             if (direct)
             {
-                Running = true;
                 _queue.Sending = length;
                 _queue.AcceptedTotal += length;
             }
             else
             {
-                AppendLocked(head, body);
-                start = AcceptedLocked(length, mayHold: false);
+                Append(head, body, options, held);
+                start = Accepted(length, mayHold: false, options, held);
                 if (!onLoop && !Hooks.Inside(_engine, HookKind.Sending) && (_engine.Ready || !Hooks.Inside(_engine)))
-                    wait = AddWaiterLocked();
+                    wait = AddWaiter(held);
             }
         }
 
@@ -248,7 +233,7 @@ internal sealed partial class SendPipeline : IThreadPoolWorkItem
         {
             _backpressure.Notify();
             if (start)
-                RunSendLoop();
+                _loop.Run();
             return wait == null || wait.GetAwaiter().GetResult() ? length : 0;
         }
         // The sender role is held: nothing can come between the two pieces.
@@ -260,7 +245,7 @@ internal sealed partial class SendPipeline : IThreadPoolWorkItem
             result = new IoResult(result.Bytes + rest.Bytes, rest.Error);
         }
         if (CompleteSend(result, direct: true))
-            RunSendLoop();
+            _loop.Run();
         return result.Bytes;
     }
 
@@ -268,38 +253,132 @@ internal sealed partial class SendPipeline : IThreadPoolWorkItem
     public void StartWaiting(bool raiseEmpty)
     {
         bool start, empty;
-        lock (_engine)
+        using (var held = _engine.Enter())
         {
-            SettleLocked();
-            empty = !Running && _queue.IsEmpty;
-            start = !Running && !_queue.IsEmpty && !_engine.Closed;
-            if (start)
-                Running = true;
+            Materialize(held);
+            empty = !_loop.IsRunning && _queue.IsEmpty;
+            start = !_queue.IsEmpty && _loop.TryTake(held);
         }
         if (start)
-            RunSendLoop();
+            _loop.Run();
         else if (empty && raiseEmpty && _engine.State == SessionState.Connected)
             _engine.RunHook(HookKind.Sending, 0, static (e, _) => e.Host.EngineEmpty());
     }
 
-    /// <summary>Runs a deferred send loop (see <see cref="WakeForLog"/>).</summary>
-    void IThreadPoolWorkItem.Execute()
+    /// <summary>Starts sending what the cork holds now (the read has been handled, or the connection is about to close).</summary>
+    public void SendHeld()
     {
-        Unpark();
-        RunSendLoop();
+        bool start;
+        using (var held = _engine.Enter())
+        {
+            Materialize(held);
+            start = StartHeld(held);
+        }
+        if (start)
+            _loop.Run();
     }
 
-    private void AppendLocked(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body)
+    /// <summary>Fails what waits to be sent (the socket closed): the queue is dropped and waiting callers get false.</summary>
+    public void FailQueued()
     {
-        var chunk = Options.SendBufferSize;
+        TaskCompletionSource<bool>[]? failed;
+        using (var held = _engine.Enter())
+        {
+            _queue.Clear();
+            failed = _waiters?.TakeAll(held);
+        }
+        SendWaiters.Complete(failed, delivered: false);
+    }
+
+    /// <summary>Books a finished transport send of either sender: counters, waiters, OnSent. False when it failed (the sender role is given up).</summary>
+    public bool CompleteSend(IoResult result, bool direct)
+    {
+        long pending = 0;
+        TaskCompletionSource<bool>[]? done = null;
+        TaskCompletionSource? writable = null;
+        using (var held = _engine.Enter())
+        {
+            if (direct)
+                _queue.Sending = 0;
+            else if (result.Succeeded)
+                _queue.Batch!.Consume(result.Bytes);
+            _queue.AddSent(result.Bytes);
+            if (result.Succeeded)
+            {
+                // Published multicast bytes count as pending (for OnSent and the watermarks) like queued ones.
+                Materialize(held);
+                var inFlight = _queue.Batch?.Bytes ?? 0;
+                _queue.Sending = inFlight;
+                pending = _queue.Bytes + inFlight;
+                done = _waiters?.TakeCompleted(_queue.Sent, held);
+                writable = _backpressure.Lower(pending, held);
+            }
+            else
+            {
+                EndBatch(held);
+                _loop.Release(held);
+            }
+        }
+        _engine.Host.EngineCounted(0, result.Bytes);
+        if (!result.Succeeded)
+        {
+            _engine.OnTransportError(result.Error);
+            FailQueued();
+            _engine.TryFinish();
+            return false;
+        }
+        SendWaiters.Complete(done, delivered: true);
+        writable?.TrySetResult();
+        _backpressure.Notify();
+        if (_engine.State == SessionState.Connected)
+            _engine.RunHook(HookKind.Sending, (result.Bytes, pending), static (e, a) => e.Host.EngineSent(a.Bytes, a.pending));
+        return true;
+    }
+
+    /// <summary>For the loop: moves published multicast in, then takes the batch to send (what is left of the last one, else the next); false when there is none.</summary>
+    public bool TakeBatch(SessionLock.Held held)
+    {
+        Materialize(held);
+        return TakeQueuedBatch(held);
+    }
+
+    /// <summary>
+    /// For the loop that has just given up the sender role: a multicast publishes, fences, then looks at the role; it saw
+    /// the loop running, and this look after the same fence sees its message, or it saw it stopped and wakes it itself.
+    /// </summary>
+    public bool TakeBatchPublishedMeanwhile(SessionLock.Held held)
+    {
+        if (!_engine.Cursor.IsAttached)
+            return false;
+        Interlocked.MemoryBarrier();
+        return TakeBatch(held);
+    }
+
+    /// <summary>For the loop: nothing is in flight any more.</summary>
+    public void EndBatch(SessionLock.Held held)
+    {
+        _queue.Batch?.Clear();
+        _queue.Sending = 0;
+    }
+
+    private bool TakeQueuedBatch(SessionLock.Held held)
+    {
+        var batch = _queue.Batch ??= new InFlightBatch();
+        if (batch.Count == 0 && !_queue.TakeBatch(batch))
+            return false;
+        _queue.Sending = batch.Bytes;
+        return true;
+    }
+
+    private void Append(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body, EngineOptions options, SessionLock.Held held)
+    {
+        var chunk = options.SendBufferSize;
         _queue.Append(head, chunk);
         if (!body.IsEmpty)
             _queue.Append(body, chunk);
     }
 
-    private SendStatus CheckAcceptLocked(int length) => CheckAcceptLocked(length, Options);
-
-    private SendStatus CheckAcceptLocked(int length, EngineOptions options)
+    private SendStatus CheckAccept(int length, EngineOptions options, SessionLock.Held held)
     {
         if (!_engine.AcceptsSends)
             return SendStatus.NotConnected;
@@ -313,123 +392,107 @@ internal sealed partial class SendPipeline : IThreadPoolWorkItem
     /// Counts accepted bytes; true when the caller must start the send loop. A send that is waited for never stays
     /// behind the cork (<paramref name="mayHold"/> false): it starts the loop, taking what the cork held with it.
     /// </summary>
-    private bool AcceptedLocked(int length, bool mayHold) => AcceptedLocked(length, mayHold, Options);
-
-    private bool AcceptedLocked(int length, bool mayHold, EngineOptions options)
+    private bool Accepted(int length, bool mayHold, EngineOptions options, SessionLock.Held held)
     {
         _queue.AcceptedTotal += length;
-        _backpressure.RaiseLocked(_queue.Bytes + _queue.Sending);
-        if (Running || !_engine.Ready || (mayHold && SendCork.Holds(_engine) && _queue.Bytes < SendCork.LimitFor(options)))
+        _backpressure.Raise(_queue.Bytes + _queue.Sending, held);
+        if (mayHold && SendCork.Holds(_engine) && _queue.Bytes < SendCork.LimitFor(options))
             return false;
-        Running = true;
-        return true;
+        return _loop.TryTake(held);
     }
 
-    private Task<bool> AddWaiterLocked() => (_waiters ??= new SendWaiters()).AddLocked(_queue.AcceptedTotal);
-
-    private bool Has(Flag flag) => (Volatile.Read(ref _flags) & (int)flag) != 0;
-
-    private void Set(Flag flag, bool value)
-    {
-        Debug.Assert(Monitor.IsEntered(_engine), "flags are written under the session lock");
-        Volatile.Write(ref _flags, value ? _flags | (int)flag : _flags & ~(int)flag);
-    }
-
-    /// <summary>Starts sending what the cork holds now (the read has been handled, or the connection is about to close).</summary>
-    public void SendHeld()
-    {
-        bool start, idle;
-        lock (_engine)
-        {
-            SettleLocked();
-            start = StartHeldLocked();
-            idle = !start && !Running && _engine.State != SessionState.Connected;
-        }
-        if (start)
-            RunSendLoop();
-        else if (idle)
-            // A disconnect that found the queue empty while frames were staged waits for them: they are moved now.
-            _engine.BeginShutdownIfDrained();
-    }
-
-    /// <summary>Moves what this thread staged into the queue (before a multicast from a hook), without starting the loop.</summary>
-    public void Settle()
-    {
-        lock (_engine)
-            SettleLocked();
-    }
+    private Task<bool> AddWaiter(SessionLock.Held held) => (_waiters ??= new SendWaiters()).Add(_queue.AcceptedTotal, held);
 
     /// <summary>True when the caller must run the send loop for what waits in the queue.</summary>
-    private bool StartHeldLocked()
-    {
-        if (Running || !_engine.Ready || _engine.Closed || _queue.IsEmpty)
-            return false;
-        Running = true;
-        return true;
-    }
+    private bool StartHeld(SessionLock.Held held) => !_queue.IsEmpty && _loop.TryTake(held);
 
-    /// <summary>Fails what waits to be sent (the socket closed): the queue is dropped and waiting callers get false.</summary>
-    public void FailQueued()
-    {
-        TaskCompletionSource<bool>[]? failed;
-        lock (_engine)
-        {
-            _queue.Clear();
-            DropStagedLocked();
-            failed = _waiters?.TakeAllLocked();
-        }
-        SendWaiters.Complete(failed, delivered: false);
-    }
+    /// <summary>Queues every published multicast message this session has not taken yet (the engine, before it leaves the log).</summary>
+    public void TakeLogged(SessionLock.Held held) => Materialize(held);
 
     /// <summary>
-    /// Before a send, flush or count that must not pass what the receive thread staged: moves the published multicast
-    /// messages, then the staged bytes, into the queue; under the lock. The send loop does not call it: it leaves a
-    /// corked read's frames to the end of the read.
+    /// By the multicasting thread under the log's lock, for a message at [start, end) not yet published: Accepted,
+    /// NotConnected (not attached), or LimitReached (this session skips it). <paramref name="credit"/>: what the multicast
+    /// may use here without asking again, the room under the send limit up to an eighth of it (see MulticastFanout).
     /// </summary>
-    private void SettleLocked()
+    public SendStatus OfferLogged(long start, long end, out long credit)
     {
-        MaterializeLocked();
-        var stage = Volatile.Read(ref _stage);
-        if (stage == null)
+        credit = 0;
+        var limit = Options.SendBufferLimit;
+        if (limit <= 0)
+        {
+            credit = MulticastCreditWithoutLimit;
+            return SendStatus.Accepted;
+        }
+        var length = end - start;
+        ref var cursor = ref _engine.Cursor;
+        // A racy first look: the queue only grows under the log lock the caller holds or under the session lock, checked below.
+        var used = _queue.Bytes + _queue.ReadSending() + (start - cursor.Position) + length;
+        if (used <= limit)
+        {
+            credit = Math.Min(limit - used, limit >> 3);
+            return SendStatus.Accepted;
+        }
+        using var held = _engine.Enter();
+        if (!cursor.IsAttached)
+            return SendStatus.NotConnected;
+        MoveCursor(start, held);
+        used = _queue.Bytes + _queue.Sending + length;
+        if (used <= limit)
+        {
+            credit = Math.Min(limit - used, limit >> 3);
+            return SendStatus.Accepted;
+        }
+        cursor.PassTo(end);
+        return SendStatus.LimitReached;
+    }
+
+    // Without a send limit a multicast still asks now and then: a limit set later applies within this many bytes.
+    private const long MulticastCreditWithoutLimit = 64 * 1024;
+
+    /// <summary>By the multicasting thread under the log's lock: this session is not to receive [start, end) (a WebSocket not upgraded, or closing).</summary>
+    public void SkipLogged(long start, long end)
+    {
+        using var held = _engine.Enter();
+        ref var cursor = ref _engine.Cursor;
+        if (!cursor.IsAttached)
             return;
-        // Bytes staged while the connection was being torn down are dropped with the queue.
-        var moved = stage.MoveTo(this, ref _stage, _engine.Closed ? null : _queue, Options.SendBufferSize);
+        MoveCursor(start, held);
+        cursor.PassTo(end);
+    }
+
+    /// <summary>After a publication (and a full fence): starts an idle send loop on the pool (a running loop takes the message itself).</summary>
+    public void WakeForLog()
+    {
+        if (_loop.IsRunning)
+            return;
+        using (var held = _engine.Enter())
+        {
+            // A session joins the log before OnConnected: what it is sent waits until then (MarkReady takes it).
+            if (!_engine.Cursor.IsAttached || _loop.IsRunning || !_engine.Ready || _engine.Closed || _engine.State == SessionState.Connecting)
+                return;
+            Materialize(held);
+            if (_queue.IsEmpty)
+                return;
+            _loop.TakeForPool(held);
+        }
+        _backpressure.Notify();
+        _loop.RunOnPool();
+    }
+
+    /// <summary>Moves the published multicast messages into the queue.</summary>
+    private void Materialize(SessionLock.Held held)
+    {
+        ref var cursor = ref _engine.Cursor;
+        if (cursor.IsAttached && cursor.Position < cursor.LogEnd)
+            MoveCursor(cursor.LogEnd, held);
+    }
+
+    private void MoveCursor(long to, SessionLock.Held held)
+    {
+        var moved = _engine.Cursor.MoveTo(to, _queue);
         if (moved == 0)
             return;
         _queue.AcceptedTotal += moved;
-        _backpressure.RaiseLocked(_queue.Bytes + _queue.Sending);
+        _backpressure.Raise(_queue.Bytes + _queue.Sending, held);
     }
-
-    /// <summary>Drops what is staged for this pipeline (the socket closed); under the lock.</summary>
-    private void DropStagedLocked() => Volatile.Read(ref _stage)?.MoveTo(this, ref _stage, null, 0);
-
-    /// <summary>
-    /// The room a cork may stage for this pipeline now, and the chunk size of its buffer: a racy look at the queue, which
-    /// only grows under the session lock (which settles the stage first) and shrinks as the loop sends.
-    /// </summary>
-    public long StageRoom(out int chunkSize)
-    {
-        var options = Options;
-        var queued = _queue.Bytes;
-        var room = SendCork.LimitFor(options) - queued;
-        var limit = options.SendBufferLimit;
-        if (limit > 0)
-            room = Math.Min(room, limit - queued - _queue.Sending);
-        chunkSize = Math.Max(SendQueue.MinChunkSize, options.SendBufferSize);
-        return room;
-    }
-
-    /// <summary>A cork stages for this pipeline (under the stage's lock): a settle or a close now finds it.</summary>
-    public void PublishStage(SendCork stage) => Interlocked.Exchange(ref _stage, stage);
-
-    /// <summary>The engine still takes sends (connected, not disconnecting).</summary>
-    public bool AcceptsSends => _engine.AcceptsSends;
-}
-
-/// <summary>Outcome of offering data to a connection's send queue.</summary>
-internal enum SendStatus
-{
-    Accepted,
-    NotConnected,
-    LimitReached,
 }

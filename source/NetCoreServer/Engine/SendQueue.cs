@@ -7,8 +7,9 @@ namespace NetCoreServer.Engine;
 
 /// <summary>
 /// Bytes accepted for sending and not yet handed to the transport. Small writes are coalesced into pooled
-/// chunks; multicast log blocks are queued by reference. Not thread-safe: the engine guards it with its
-/// send lock. Segments taken for sending leave the queue, so appends never touch bytes in flight.
+/// chunks; multicast log blocks are queued by reference. Not thread-safe: only the <see cref="SendPipeline"/> (and
+/// the cursor it hands it to) calls it, under the session lock. Segments taken for sending leave the queue, so
+/// appends never touch bytes in flight.
 /// </summary>
 internal sealed class SendQueue
 {
@@ -84,6 +85,31 @@ internal sealed class SendQueue
             Bytes += n;
             data = data.Slice(n);
         }
+    }
+
+    /// <summary>
+    /// Room for <paramref name="length"/> contiguous bytes at the end of the queue, in the tail chunk or a new one, to be
+    /// written and then counted by <see cref="Advance"/>; empty when more than a chunk is asked for.
+    /// </summary>
+    public Span<byte> GetAppendSpan(int length, int chunkSize)
+    {
+        var size = Math.Max(MinChunkSize, chunkSize);
+        if (length > size)
+            return default;
+        if (!_hasTail || _tail.Owner != null || _tail.Array.Length - _tail.Offset - _tail.Count < length)
+        {
+            FlushTail();
+            _tail = new Segment(EngineBuffers.Rent(size), 0, 0, null);
+            _hasTail = true;
+        }
+        return _tail.Array.AsSpan(_tail.Offset + _tail.Count, length);
+    }
+
+    /// <summary>Counts <paramref name="length"/> bytes written into the span of <see cref="GetAppendSpan"/>.</summary>
+    public void Advance(int length)
+    {
+        _tail.Count += length;
+        Bytes += length;
     }
 
     /// <summary>

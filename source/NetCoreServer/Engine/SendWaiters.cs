@@ -5,14 +5,14 @@ namespace NetCoreServer.Engine;
 
 /// <summary>
 /// The sends a caller waits for (blocking sends, flushes), in order: each completes once the connection has sent its
-/// target total of bytes, or fails when the connection ends first. Not thread-safe: the session lock guards it.
+/// target total of bytes, or fails when the connection ends first. Not thread-safe: each call takes the session lock's proof.
 /// </summary>
 internal sealed class SendWaiters
 {
     private readonly Queue<(TaskCompletionSource<bool> Waiter, long Target)> _waiters = new();
 
     /// <summary>A wait that completes once <paramref name="target"/> bytes have been sent in total.</summary>
-    public Task<bool> AddLocked(long target)
+    public Task<bool> Add(long target, SessionLock.Held held)
     {
         var waiter = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
         _waiters.Enqueue((waiter, target));
@@ -20,7 +20,7 @@ internal sealed class SendWaiters
     }
 
     /// <summary>Takes the waits that <paramref name="sent"/> bytes complete, to be completed outside the lock.</summary>
-    public TaskCompletionSource<bool>[]? TakeCompletedLocked(long sent)
+    public TaskCompletionSource<bool>[]? TakeCompleted(long sent, SessionLock.Held held)
     {
         var count = 0;
         foreach (var (_, target) in _waiters)
@@ -38,7 +38,7 @@ internal sealed class SendWaiters
     }
 
     /// <summary>Takes every wait, to be failed outside the lock (the connection ended).</summary>
-    public TaskCompletionSource<bool>[]? TakeAllLocked()
+    public TaskCompletionSource<bool>[]? TakeAll(SessionLock.Held held)
     {
         if (_waiters.Count == 0)
             return null;
@@ -48,7 +48,7 @@ internal sealed class SendWaiters
         return all;
     }
 
-    /// <summary>Completes what <see cref="TakeCompletedLocked"/> or <see cref="TakeAllLocked"/> took.</summary>
+    /// <summary>Completes what <see cref="TakeCompleted"/> or <see cref="TakeAll"/> took.</summary>
     public static void Complete(TaskCompletionSource<bool>[]? waits, bool delivered)
     {
         if (waits == null)

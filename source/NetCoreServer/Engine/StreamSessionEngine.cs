@@ -1,5 +1,4 @@
 using System;
-using System.Diagnostics;
 using System.Net.Sockets;
 using System.Threading;
 using System.Threading.Tasks;
@@ -17,10 +16,10 @@ namespace NetCoreServer.Engine;
 /// Hook order, each at most once: Connecting, Connected, (TLS: Handshaking, Handshaked), Empty, data hooks,
 /// Disconnecting, Disconnected. A connect-phase hook holds teardown back until it returns; OnDisconnected runs last,
 /// once the socket is closed, both components' loops have stopped (or wait in a transport call) and OnDisconnecting
-/// has returned. The session lock is the engine's own monitor: the components lock it for their shared state and
-/// nothing else does; no hook runs under it. Design and history: docs/design/engine.md.
+/// has returned. The engine is the <see cref="SessionLock"/>: the components take it for their shared state, and no
+/// hook runs under it. Design and history: docs/design/engine.md.
 /// </remarks>
-internal sealed class StreamSessionEngine : IReceiveCompletion
+internal sealed class StreamSessionEngine : SessionLock, IReceiveCompletion
 {
     private static readonly Action<StreamSessionEngine, Exception> s_hookFailed = static (engine, exception) => engine.OnHandlerException(exception);
 
@@ -30,63 +29,29 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
     private SendPipeline? _send;
     private MulticastCursor _cursor;
     private LifecycleSide? _side;
-    private int _flags;
-    // The constructor's hold and, at most, one connect-phase hook's.
-    private byte _holds = 1;
+    private LifecycleFlags _flags;
 
     public StreamSessionEngine(IStreamTransport transport, IStreamSessionHost host)
     {
         _transport = transport;
         _host = host;
-        _flags = transport.Tls == null ? (int)Flag.Ready : 0;
+        _flags = new LifecycleFlags(ready: transport.Tls == null);
     }
 
-    private enum Phase : byte
-    {
-        NotRaised,
-        Raising,
-        Done,
-    }
-
-    [Flags]
-    private enum Flag
-    {
-        Ready = 1 << 0,
-        Completed = 1 << 1,
-        HooksStarted = 1 << 2,
-        Graceful = 1 << 3,
-        Linger = 1 << 4,
-        ShutdownStarted = 1 << 5,
-        ShutdownDone = 1 << 6,
-        Closed = 1 << 7,
-        Finished = 1 << 8,
-        TransportDisposed = 1 << 9,
-        // Two bits: the Phase of OnDisconnecting; two: the SessionState; five: the DisconnectReason.
-        PhaseShift = 10,
-        StateShift = 12,
-        ReasonShift = 14,
-        // The send pipeline's sender role (SendPipeline.Running), kept here so a multicast's wake-up reads only the engine.
-        SendRunning = 1 << 19,
-    }
-
-    private const int PhaseMask = 3;
-    private const int StateMask = 3;
-    private const int ReasonMask = 31;
-
-    public SessionState State => (SessionState)GetBits((int)Flag.StateShift, StateMask);
+    public SessionState State => _flags.State;
 
     public bool IsConnected => State == SessionState.Connected;
 
     /// <summary>Why the connection ended (the first reason recorded).</summary>
-    public DisconnectReason Reason => (DisconnectReason)GetBits((int)Flag.ReasonShift, ReasonMask);
+    public DisconnectReason Reason => _flags.Reason;
 
     /// <summary>Completes after <see cref="IStreamSessionHost.EngineDisconnected"/> has returned.</summary>
     public Task Completion
     {
         get
         {
-            lock (this)
-                return Completed ? Task.CompletedTask : (Side.Completion ??= new(TaskCreationOptions.RunContinuationsAsynchronously)).Task;
+            using var held = Enter();
+            return _flags.Has(LifecycleFlag.Completed) ? Task.CompletedTask : (Side.Completion ??= new(TaskCreationOptions.RunContinuationsAsynchronously)).Task;
         }
     }
 
@@ -105,8 +70,8 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
             var send = Volatile.Read(ref _send);
             if (send != null)
                 return send;
-            lock (this)
-                return _send ??= new SendPipeline(this);
+            using var held = Enter();
+            return _send ??= new SendPipeline(this);
         }
     }
 
@@ -115,7 +80,7 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
 
     internal ref ReceivePump Receiver => ref _receive;
 
-    /// <summary>The multicast cursor; under the lock (see <see cref="MulticastCursor"/> for its lock-free reads).</summary>
+    /// <summary>The multicast cursor; written under the lock (see <see cref="MulticastCursor"/> for its lock-free reads).</summary>
     internal ref MulticastCursor Cursor => ref _cursor;
 
     /// <summary>The transport's hash (the idle sweep keys a dictionary by engine), so the locked engine's header holds no identity hash.</summary>
@@ -128,7 +93,7 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
     public bool AcceptsSends => State switch
     {
         SessionState.Connected => true,
-        SessionState.Disconnecting => Hooks.Inside(this, HookKind.Disconnecting) && !ShutdownStarted && !Closed,
+        SessionState.Disconnecting => Hooks.Inside(this, HookKind.Disconnecting) && !_flags.Has(LifecycleFlag.ShutdownStarted) && !Closed,
         _ => false,
     };
 
@@ -167,8 +132,6 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
 
     public bool TakeSlowConsumerReport() => Sender.TakeSlowConsumerReport();
 
-    public SendStatus OfferLogged(long start, long end) => OfferLogged(start, end, out _);
-
     public SendStatus OfferLogged(long start, long end, out long credit)
     {
         credit = 0;
@@ -183,15 +146,8 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
 
     public void WakeForLog()
     {
-        if (_cursor.IsAttached && !Has(Flag.SendRunning))
+        if (_cursor.IsAttached)
             Sender.WakeForLog();
-    }
-
-    /// <summary>The send pipeline's sender role: read without the lock, written under it.</summary>
-    internal bool SendRunning
-    {
-        get => Has(Flag.SendRunning);
-        set => Set(Flag.SendRunning, value);
     }
 
     public void StartReceiving() => _receive.Start(this);
@@ -211,79 +167,13 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
     /// The server joined the session to its multicast log when it registered it (<see cref="JoinLogLocked"/>).
     /// </summary>
     /// <returns>Completes when data may flow (after the handshake for TLS) or the connection ended first.</returns>
-    public Task StartAccepted() => StartAsync(raiseConnecting: true, receive: true, log: null);
+    public Task StartAccepted() => ConnectSequence.RunAsync(this, raiseConnecting: true, receive: true, log: null);
 
     /// <summary>Client path: the client raised OnConnecting before it connected; the rest as <see cref="StartAccepted"/>.</summary>
     /// <param name="receive">Start the receive loop (false for NetCoreServer's synchronous Connect, which leaves that to the user).</param>
     /// <param name="log">A multicast log to join when connected (the engine tests'; a client has none).</param>
     /// <returns>Completes when data may flow or the connection ended first.</returns>
-    public Task StartConnected(bool receive, MulticastLog? log = null) => StartAsync(raiseConnecting: false, receive, log);
-
-    private async Task StartAsync(bool raiseConnecting, bool receive, MulticastLog? log)
-    {
-        // The constructor's hold covers the connect hooks; a disconnect requested before they begin skips them all.
-        if (!BeginHooks())
-        {
-            // TLS: nothing can be sent before a handshake and none starts now, so a graceful end would only wait out the disconnect timeout.
-            if (_transport.Tls != null)
-                CloseTransport();
-            Release();
-            return;
-        }
-        if (raiseConnecting)
-            RunHook(HookKind.Other, 0, static (e, _) => e._host.EngineConnecting());
-        lock (this)
-        {
-            if (State == SessionState.Connecting)
-                SetStateLocked(SessionState.Connected);
-        }
-        AttachLog(log);
-        RunHook(HookKind.Other, 0, static (e, _) => e._host.EngineConnected());
-        Release();
-
-        if (_transport.Tls != null)
-        {
-            // Disconnected before the handshake began: nothing queued can be delivered without one.
-            if (!Hold())
-            {
-                CloseTransport();
-                return;
-            }
-            RunHook(HookKind.Other, 0, static (e, _) => e._host.EngineHandshaking());
-            Release();
-            var error = await _transport.HandshakeAsync().ConfigureAwait(false);
-            if (error != SocketError.Success)
-            {
-                if (Hold())
-                {
-                    RunHook(HookKind.Other, error, static (e, error) => e._host.EngineError(error));
-                    Release();
-                }
-                Abort(DisconnectReason.HandshakeFailed);
-                return;
-            }
-        }
-
-        // Disconnected meanwhile: what was queued is still delivered (a graceful disconnect), but no more hooks begin.
-        var held = Hold();
-        if (held && _transport.Tls != null)
-            RunHook(HookKind.Other, 0, static (e, _) => e._host.EngineHandshaked());
-        MarkReady(raiseEmpty: held);
-        if (!held)
-            return;
-        Release();
-        if (receive)
-            StartReceiving();
-    }
-
-    /// <summary>Joins the log at its end, so the session gets what is multicast from now on (a client given a log: from OnConnected on).</summary>
-    private void AttachLog(MulticastLog? log)
-    {
-        if (log == null)
-            return;
-        lock (log.Lock)
-            JoinLogLocked(log);
-    }
+    public Task StartConnected(bool receive, MulticastLog? log = null) => ConnectSequence.RunAsync(this, raiseConnecting: false, receive, log);
 
     /// <summary>
     /// Under <paramref name="log"/>'s lock: joins it at its end unless the disconnect has begun, so the session gets
@@ -292,20 +182,26 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
     /// </summary>
     public void JoinLogLocked(MulticastLog log)
     {
-        lock (this)
-        {
-            if (State <= SessionState.Connected && !_cursor.IsAttached)
-                _cursor.Join(log);
-        }
+        using var held = Enter();
+        if (State <= SessionState.Connected && !_cursor.IsAttached)
+            _cursor.Join(log);
+    }
+
+    /// <summary>OnConnecting has returned: Connected, unless a disconnect came first.</summary>
+    internal void MarkConnected()
+    {
+        using var held = Enter();
+        if (State == SessionState.Connecting)
+            _flags.SetState(SessionState.Connected, held);
     }
 
     /// <summary>The transport is ready for data (plain sockets from the start, TLS after the handshake).</summary>
-    private void MarkReady(bool raiseEmpty)
+    internal void MarkReady(bool raiseEmpty)
     {
         SendPipeline? send;
-        lock (this)
+        using (var held = Enter())
         {
-            Ready = true;
+            _flags.Set(LifecycleFlag.Ready, true, held);
             // Multicast published during the handshake waits in the log: a sender is made to take it now.
             send = SenderIfAny ?? (_cursor.IsAttached && _cursor.LogEnd > _cursor.Position ? Sender : null);
         }
@@ -316,38 +212,34 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
         BeginShutdownIfDrained();
     }
 
-    private bool BeginHooks()
+    internal bool BeginHooks()
     {
-        lock (this)
-        {
-            if (State != SessionState.Connecting)
-                return false;
-            HooksStarted = true;
-            return true;
-        }
+        using var held = Enter();
+        if (State != SessionState.Connecting)
+            return false;
+        _flags.Set(LifecycleFlag.HooksStarted, true, held);
+        return true;
     }
 
     /// <summary>Holds teardown back while a connect-phase hook runs; false once a disconnect has started.</summary>
-    private bool Hold()
+    internal bool Hold()
     {
-        lock (this)
-        {
-            if (State >= SessionState.Disconnecting)
-                return false;
-            _holds++;
-            return true;
-        }
+        using var held = Enter();
+        if (State >= SessionState.Disconnecting)
+            return false;
+        _flags.SetHolds(_flags.Holds + 1, held);
+        return true;
     }
 
-    private void Release()
+    internal void Release()
     {
         bool raise;
-        lock (this)
+        using (var held = Enter())
         {
-            _holds--;
-            raise = _holds == 0 && State >= SessionState.Disconnecting && DisconnectingPhase == Phase.NotRaised;
+            _flags.SetHolds(_flags.Holds - 1, held);
+            raise = _flags.Holds == 0 && State >= SessionState.Disconnecting && _flags.Phase == DisconnectingPhase.NotRaised;
             if (raise)
-                DisconnectingPhase = Phase.Raising;
+                _flags.SetPhase(DisconnectingPhase.Raising, held);
         }
         if (raise)
             RaiseDisconnecting();
@@ -397,24 +289,24 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
     private bool EnterDisconnecting(DisconnectReason reason, bool graceful, bool linger = true)
     {
         bool raise;
-        lock (this)
+        using (var held = Enter())
         {
             if (State >= SessionState.Disconnecting)
                 return false;
-            SetStateLocked(SessionState.Disconnecting);
+            _flags.SetState(SessionState.Disconnecting, held);
             if (_cursor.IsAttached)
             {
                 // What was published so far was accepted and is queued; nothing later is.
                 if (_cursor.LogEnd > _cursor.Position)
-                    Sender.TakeLoggedLocked();
+                    Sender.TakeLogged(held);
                 _cursor.Leave();
             }
-            SetReasonLocked(reason);
-            Graceful = graceful;
-            Linger = linger;
-            raise = _holds == 0;
+            _flags.SetReason(reason, held);
+            _flags.Set(LifecycleFlag.Graceful, graceful, held);
+            _flags.Set(LifecycleFlag.Linger, linger, held);
+            raise = _flags.Holds == 0;
             if (raise)
-                DisconnectingPhase = Phase.Raising;
+                _flags.SetPhase(DisconnectingPhase.Raising, held);
         }
         if (raise)
             RaiseDisconnecting();
@@ -424,10 +316,10 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
     /// <summary>OnDisconnecting (a graceful one may still send a goodbye), then the shutdown once all is out.</summary>
     private void RaiseDisconnecting()
     {
-        if (HooksStarted)
-            RunHook(Graceful ? HookKind.Disconnecting : HookKind.Other, 0, static (e, _) => e._host.EngineDisconnecting());
-        lock (this)
-            DisconnectingPhase = Phase.Done;
+        if (_flags.Has(LifecycleFlag.HooksStarted))
+            RunHook(_flags.Has(LifecycleFlag.Graceful) ? HookKind.Disconnecting : HookKind.Other, 0, static (e, _) => e._host.EngineDisconnecting());
+        using (var held = Enter())
+            _flags.SetPhase(DisconnectingPhase.Done, held);
         BeginShutdownIfDrained();
         TryFinish();
     }
@@ -439,12 +331,12 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
     /// </summary>
     internal void BeginShutdownIfDrained()
     {
-        lock (this)
+        using (var held = Enter())
         {
-            if (!Graceful || DisconnectingPhase != Phase.Done || ShutdownStarted || Closed || !Ready || !(SenderIfAny?.IsDrainedLocked ?? true))
+            if (!_flags.Has(LifecycleFlag.Graceful) || _flags.Phase != DisconnectingPhase.Done || _flags.Has(LifecycleFlag.ShutdownStarted) || Closed || !Ready || !(SenderIfAny?.IsDrained(held) ?? true))
                 return;
             // Decided under the lock that admits sends: nothing can be accepted, or start a send, after this.
-            ShutdownStarted = true;
+            _flags.Set(LifecycleFlag.ShutdownStarted, true, held);
         }
         _ = ShutdownAsync();
     }
@@ -453,10 +345,10 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
     {
         await _transport.ShutdownSendAsync().ConfigureAwait(false);
         bool close;
-        lock (this)
+        using (var held = Enter())
         {
-            ShutdownDone = true;
-            close = !_receive.RunningLocked || !Linger;
+            _flags.Set(LifecycleFlag.ShutdownDone, true, held);
+            close = !_receive.IsRunning(held) || !_flags.Has(LifecycleFlag.Linger);
         }
         if (close)
             CloseTransport();
@@ -465,7 +357,7 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
     private void ArmDisconnectTimer(TimeSpan timeout)
     {
         var timer = new CallbackTimer(Options.Timers, static s => ((StreamSessionEngine)s).OnDisconnectTimeout(), this);
-        lock (this)
+        using (var held = Enter())
         {
             if (Closed || _side?.DisconnectTimer != null)
                 return;
@@ -477,10 +369,10 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
 
     private void OnDisconnectTimeout()
     {
-        lock (this)
+        using (var held = Enter())
         {
-            if (!(SenderIfAny?.IsDrainedLocked ?? true) && Reason == DisconnectReason.Local)
-                SetReasonLocked(DisconnectReason.Timeout);
+            if (!(SenderIfAny?.IsDrained(held) ?? true) && Reason == DisconnectReason.Local)
+                _flags.SetReason(DisconnectReason.Timeout, held);
         }
         CloseTransport();
     }
@@ -489,11 +381,11 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
     internal void CloseTransport()
     {
         CallbackTimer? timer;
-        lock (this)
+        using (var held = Enter())
         {
             if (Closed)
                 return;
-            Closed = true;
+            _flags.Set(LifecycleFlag.Closed, true, held);
             timer = _side?.DisconnectTimer;
             if (timer != null)
                 _side!.DisconnectTimer = null;
@@ -513,31 +405,31 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
     internal void TryFinish()
     {
         bool finish, dispose;
-        lock (this)
+        using (var held = Enter())
         {
             var send = _send;
-            finish = !Finished && Closed && _holds == 0 && DisconnectingPhase == Phase.Done
-                && _receive.QuiescentLocked && (send?.QuiescentLocked ?? true);
+            finish = !_flags.Has(LifecycleFlag.Finished) && Closed && _flags.Holds == 0 && _flags.Phase == DisconnectingPhase.Done
+                && _receive.IsQuiescent(held) && (send?.IsQuiescent(held) ?? true);
             if (finish)
             {
-                Finished = true;
-                SetStateLocked(SessionState.Disconnected);
+                _flags.Set(LifecycleFlag.Finished, true, held);
+                _flags.SetState(SessionState.Disconnected, held);
             }
-            dispose = Finished && !TransportDisposed && !_receive.RunningLocked && !(send?.RunningLocked ?? false);
+            dispose = _flags.Has(LifecycleFlag.Finished) && !_flags.Has(LifecycleFlag.TransportDisposed) && !_receive.IsRunning(held) && !(send?.IsRunning ?? false);
             if (dispose)
-                TransportDisposed = true;
+                _flags.Set(LifecycleFlag.TransportDisposed, true, held);
         }
         if (dispose)
             _transport.Dispose();
         if (!finish)
             return;
-        if (HooksStarted)
+        if (_flags.Has(LifecycleFlag.HooksStarted))
             RunHook(HookKind.Other, 0, static (e, _) => e._host.EngineDisconnected());
         _host.EngineReleased();
         TaskCompletionSource? completion;
-        lock (this)
+        using (var held = Enter())
         {
-            Completed = true;
+            _flags.Set(LifecycleFlag.Completed, true, held);
             completion = _side?.Completion;
         }
         completion?.TrySetResult();
@@ -570,61 +462,12 @@ internal sealed class StreamSessionEngine : IReceiveCompletion
     }
 
     // The lifecycle's flags: written under the lock, read with a volatile read (some without the lock, as marked).
-    internal bool Closed { get => Has(Flag.Closed); private set => Set(Flag.Closed, value); }
+    internal bool Closed => _flags.Has(LifecycleFlag.Closed);
 
-    internal bool Ready { get => Has(Flag.Ready); private set => Set(Flag.Ready, value); }
+    internal bool Ready => _flags.Has(LifecycleFlag.Ready);
 
-    private bool Completed { get => Has(Flag.Completed); set => Set(Flag.Completed, value); }
-
-    private bool HooksStarted { get => Has(Flag.HooksStarted); set => Set(Flag.HooksStarted, value); }
-
-    private bool Graceful { get => Has(Flag.Graceful); set => Set(Flag.Graceful, value); }
-
-    private bool Linger { get => Has(Flag.Linger); set => Set(Flag.Linger, value); }
-
-    private bool ShutdownStarted { get => Has(Flag.ShutdownStarted); set => Set(Flag.ShutdownStarted, value); }
-
-    internal bool ShutdownDone { get => Has(Flag.ShutdownDone); private set => Set(Flag.ShutdownDone, value); }
-
-    private bool Finished { get => Has(Flag.Finished); set => Set(Flag.Finished, value); }
-
-    private bool TransportDisposed { get => Has(Flag.TransportDisposed); set => Set(Flag.TransportDisposed, value); }
-
-    private Phase DisconnectingPhase
-    {
-        get => (Phase)GetBits((int)Flag.PhaseShift, PhaseMask);
-        set => SetBits((int)Flag.PhaseShift, PhaseMask, (int)value);
-    }
+    internal bool ShutdownDone => _flags.Has(LifecycleFlag.ShutdownDone);
 
     /// <summary>The rare lifecycle state, made on first need; under the lock.</summary>
     private LifecycleSide Side => _side ??= new LifecycleSide();
-
-    private bool Has(Flag flag) => (Volatile.Read(ref _flags) & (int)flag) != 0;
-
-    private void Set(Flag flag, bool value)
-    {
-        Debug.Assert(Monitor.IsEntered(this), "flags are written under the session lock");
-        Volatile.Write(ref _flags, value ? _flags | (int)flag : _flags & ~(int)flag);
-    }
-
-    private void SetStateLocked(SessionState state) => SetBits((int)Flag.StateShift, StateMask, (int)state);
-
-    private void SetReasonLocked(DisconnectReason reason) => SetBits((int)Flag.ReasonShift, ReasonMask, (int)reason);
-
-    private int GetBits(int shift, int mask) => (Volatile.Read(ref _flags) >> shift) & mask;
-
-    private void SetBits(int shift, int mask, int value)
-    {
-        Debug.Assert(Monitor.IsEntered(this), "flags are written under the session lock");
-        Debug.Assert((value & ~mask) == 0, "the value fits its bits");
-        Volatile.Write(ref _flags, (_flags & ~(mask << shift)) | (value << shift));
-    }
-
-    /// <summary>What few connections need: a waited-for completion, a graceful disconnect's timer.</summary>
-    private sealed class LifecycleSide
-    {
-        public TaskCompletionSource? Completion;
-
-        public CallbackTimer? DisconnectTimer;
-    }
 }

@@ -42,9 +42,6 @@ internal sealed class EventLoop
     private static readonly int s_dataOffset = s_packed ? 4 : 8;
 
     [ThreadStatic]
-    private static EventLoop? t_current;
-
-    [ThreadStatic]
     private static byte[]? t_event;
 
     private readonly int _epoll;
@@ -87,7 +84,7 @@ internal sealed class EventLoop
     /// True on an event loop's thread: a call that blocks there stalls every connection of the loop, and one that waits
     /// for a socket of the same loop waits forever (the engine queues a blocking send instead; see SendBlocking).
     /// </summary>
-    public static bool IsLoopThread => t_current != null;
+    public static bool IsLoopThread => ThreadRole.IsLoop;
 
     /// <summary>
     /// The one guard of the blocking members that cannot queue and return (connect, receive): on an event loop's thread
@@ -105,7 +102,7 @@ internal sealed class EventLoop
     }
 
     /// <summary>True on this loop's own thread.</summary>
-    public bool IsCurrent => t_current == this;
+    public bool IsCurrent => ThreadRole.IsLoopOf(this);
 
     /// <summary>Whether this system has epoll (Linux); elsewhere the option asking for event loops is ignored.</summary>
     public static bool IsSupported => OperatingSystem.IsLinux();
@@ -207,7 +204,7 @@ internal sealed class EventLoop
 
     private void Run()
     {
-        t_current = this;
+        ThreadRole.BecomeLoop(this);
         // Pinned once: the array stays fixed while epoll_wait blocks on it.
         var events = GC.AllocateArray<byte>(MaxEvents * s_stride, pinned: true);
         var backoff = 0;

@@ -19,7 +19,7 @@ internal interface IStreamTransport : IDisposable
     /// True on a thread of the library's event loops, where no call may block (the engine queues a blocking send there
     /// instead): the one thing the engine asks about threads, so that it names no concrete transport.
     /// </summary>
-    static bool IsLoopThread => EventLoop.IsLoopThread;
+    static bool IsLoopThread => ThreadRole.IsLoop;
 
     /// <summary>The connected socket under the transport; null for a transport without one (the engine tests' in-memory one).</summary>
     Socket? Socket => null;

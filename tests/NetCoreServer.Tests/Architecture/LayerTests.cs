@@ -26,9 +26,10 @@ public sealed class LayerTests
     private static readonly IObjectProvider<IType> s_udp = Types().That().ResideInNamespaceOrBelow("NetCoreServer.Udp").As("types in NetCoreServer.Udp");
     private static readonly IObjectProvider<IType> s_facade = Types().That().ResideInNamespace("NetCoreServer").As("types of the public facade (NetCoreServer)");
 
-    // The transport contract: the interface, what its members take and return, and its error classification.
+    // The transport contract: the interface, what its members take and return, its error classification, and which
+    // thread is a loop's (ThreadRole, the one place the event-loop handoff changes).
     private static readonly System.Type[] s_transportContract =
-        [typeof(IStreamTransport), typeof(IReceiveCompletion), typeof(IoResult), typeof(ITlsInfo), typeof(SocketErrors)];
+        [typeof(IStreamTransport), typeof(IReceiveCompletion), typeof(IoResult), typeof(ITlsInfo), typeof(SocketErrors), typeof(ThreadRole)];
 
     private static readonly IObjectProvider<IType> s_concreteTransports = Types().That().ResideInNamespaceOrBelow("NetCoreServer.Transports")
         .And().AreNot(s_transportContract).As("transport types outside its contract (IStreamTransport and the types in its signature)");

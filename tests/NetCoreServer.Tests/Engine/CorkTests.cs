@@ -184,4 +184,36 @@ public sealed class CorkTests
         Assert.That(transport.AsyncSends, Is.EqualTo(2));
         engine.Abort(DisconnectReason.Local);
     }
+
+    [Test]
+    public async Task AReadDeliveredInsideAnotherConnectionsHookIsUncorkedAtItsEndAndLeavesTheOuterReadCorked()
+    {
+        var inner = new InMemoryTransport { BlockWhenEmpty = true };
+        inner.Enqueue(Ascii("y"));
+        var innerHost = new RecordingHost();
+        var innerEngine = StreamSessionEngineTests.Start(inner, innerHost);
+        innerHost.OnData = (_, _, _) => innerEngine.Enqueue(Ascii("inner"));
+        var seen = new TaskCompletionSource<(string Inner, string Outer)>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var (engine, transport, host) = Connect(Ascii("x"), (e, t) =>
+        {
+            e.Enqueue(Ascii("one "));
+            // The other connection's read is delivered on this thread, inside this hook: the cork is re-entered.
+            innerEngine.StartReceiving();
+            e.Enqueue(Ascii("two"));
+            seen.TrySetResult((Ascii(inner.Sent()), Ascii(t.Sent())));
+        });
+        var empty = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        host.OnEmpty = () => empty.TrySetResult();
+
+        _ = Receive(engine);
+
+        var (innerSent, outerSent) = await Wait.For(seen.Task, "the outer hook to return");
+        Assert.That(innerSent, Is.EqualTo("inner"), "the inner read's answer left when that read had been handled");
+        Assert.That(outerSent, Is.EqualTo(""), "the outer read is still corked after the inner one");
+        await Wait.For(empty.Task, "OnEmpty after the outer answers went out");
+        Assert.That(Ascii(transport.Sent()), Is.EqualTo("one two"));
+        Assert.That(transport.AsyncSends, Is.EqualTo(1), "two answers of one read, one send");
+        engine.Abort(DisconnectReason.Local);
+        innerEngine.Abort(DisconnectReason.Local);
+    }
 }

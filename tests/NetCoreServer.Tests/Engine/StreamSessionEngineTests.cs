@@ -92,7 +92,7 @@ public sealed class StreamSessionEngineTests
         {
             var start = log.Written;
             log.Write(message);
-            var status = engine.OfferLogged(start, log.Written);
+            var status = engine.OfferLogged(start, log.Written, out _);
             log.Publish();
             System.Threading.Interlocked.MemoryBarrier();
             engine.WakeForLog();
@@ -169,8 +169,8 @@ public sealed class StreamSessionEngineTests
             {
                 var start = log.Written;
                 log.Write(message);
-                stuck.OfferLogged(start, log.Written);
-                reader.OfferLogged(start, log.Written);
+                stuck.OfferLogged(start, log.Written, out _);
+                reader.OfferLogged(start, log.Written, out _);
                 log.Publish();
                 System.Threading.Interlocked.MemoryBarrier();
                 stuck.WakeForLog();

@@ -5,7 +5,7 @@ namespace NetCoreServer.Protocols.Framing;
 
 /// <summary>
 /// One framed message on its way into the send queue, written by its framing as one unit. Sent from a receive hook
-/// (an echo, a reply) it is staged in the thread's send cork, so a read's replies leave in one send.
+/// (an echo, a reply) it waits in the queue behind the send cork, so a read's replies leave in one send.
 /// </summary>
 internal readonly ref struct FramedMessage : IMessageWriter
 {

@@ -79,7 +79,7 @@ internal sealed class LengthPrefixedFraming : MessageFraming
         var total = _lengthBytes + message.Length;
         if (queue.TryGetSpan(total, out var span))
         {
-            // Staged in the send cork: field and payload written in place.
+            // Field and payload written in place at the end of the send queue.
             WriteField(message.Length, span);
             message.CopyTo(span[_lengthBytes..]);
             queue.Advance(total);
