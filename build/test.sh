@@ -61,7 +61,7 @@ run_suite() {
     echo "== $name"
     env "$@" timeout 1800 dotnet test "$project" -c Release --no-build -nologo \
         --logger "trx;LogFileName=$name.trx" --logger "console;verbosity=minimal" --results-directory "$RESULTS" \
-        --blame-crash --blame-crash-dump-type mini ${FILTER:+--filter "$FILTER"} -- NUnit.DefaultTimeout=120000
+        --blame-crash --blame-crash-dump-type mini --blame-hang-timeout 300s --blame-hang-dump-type mini ${FILTER:+--filter "$FILTER"} -- NUnit.DefaultTimeout=120000
     echo $? >"$RESULTS/$name.exit"
 }
 

@@ -78,7 +78,9 @@ public sealed class MetricsAllocationTests
         var metrics = ServerMetrics.Start(factory, new NoReadings(), "tcp", "websocket", "127.0.0.1", 8080);
         try
         {
-            EveryEvent(metrics);
+            // A first pass of the same size: what the runtime allocates once (tiered JIT, lazy statics) is not per call.
+            for (var i = 0; i < Calls; i++)
+                EveryEvent(metrics);
             var before = GC.GetAllocatedBytesForCurrentThread();
             for (var i = 0; i < Calls; i++)
                 EveryEvent(metrics);
@@ -86,7 +88,7 @@ public sealed class MetricsAllocationTests
 
             Assert.That(allocated, Is.EqualTo(0), $"bytes allocated by {Calls} rounds of every event");
             // Accepted, refused, handshake failure, upgrade, two messages: six counted per round.
-            Assert.That(factory.Longs, Is.EqualTo(listen ? 6L * (Calls + 1) : 0), "the listener saw every count");
+            Assert.That(factory.Longs, Is.EqualTo(listen ? 6L * 2 * Calls : 0), "the listener saw every count");
             Assert.That(factory.Doubles, listen ? Is.GreaterThan(0) : Is.EqualTo(0));
         }
         finally
