@@ -176,10 +176,10 @@ public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
     }
 
     /// <summary>A full <see cref="MessageInbox"/> holds the receive loop (inside the protocol's receive call).</summary>
-    internal void HoldForInbox() => HoldReceiving();
+    internal virtual void HoldForInbox() => HoldReceiving();
 
-    /// <summary>Ends <see cref="HoldForInbox"/> (any thread).</summary>
-    internal void ReleaseForInbox() => ReleaseReceiving();
+    /// <summary>Ends <see cref="HoldForInbox"/> (any thread). Both virtual so a test can delay one (WsReceiveMessagesTests).</summary>
+    internal virtual void ReleaseForInbox() => ReleaseReceiving();
 
     /// <summary>A whole framed message arrived (on the receive loop).</summary>
     internal void RaiseMessage(ReadOnlySpan<byte> message) => OnReceivedMessage(message);
