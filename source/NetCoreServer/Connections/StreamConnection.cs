@@ -178,11 +178,15 @@ public abstract partial class StreamConnection : IDisposable, IStreamSessionHost
     // What the protocols see of this connection (IProtocolConnection): they name no connection class.
     IStreamProtocol? IProtocolConnection.Protocol => Protocol;
 
-    /// <summary>A full <see cref="MessageInbox"/> holds the receive loop (inside the protocol's receive call).</summary>
-    void IProtocolConnection.HoldForInbox() => HoldReceiving();
+    void IProtocolConnection.HoldForInbox() => HoldForInbox();
 
-    /// <summary>Ends the hold of a full <see cref="MessageInbox"/> (any thread).</summary>
-    void IProtocolConnection.ReleaseForInbox() => ReleaseReceiving();
+    void IProtocolConnection.ReleaseForInbox() => ReleaseForInbox();
+
+    /// <summary>A full <see cref="MessageInbox"/> holds the receive loop (inside the protocol's receive call).</summary>
+    internal virtual void HoldForInbox() => HoldReceiving();
+
+    /// <summary>Ends <see cref="HoldForInbox"/> (any thread). Both virtual so a test can delay one (WsReceiveMessagesTests).</summary>
+    internal virtual void ReleaseForInbox() => ReleaseReceiving();
 
     /// <summary>A whole framed message arrived (on the receive loop).</summary>
     void IProtocolConnection.RaiseMessage(ReadOnlySpan<byte> message) => OnReceivedMessage(message);

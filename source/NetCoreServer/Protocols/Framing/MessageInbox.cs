@@ -13,7 +13,9 @@ namespace NetCoreServer.Protocols.Framing;
 /// </summary>
 /// <remarks>
 /// One writer (the receive loop) and one reader (the enumeration). A hold is taken only inside the protocol's receive
-/// call and ended by whichever side sees room first (<see cref="Resume"/> is idempotent).
+/// call and ended by whichever side sees room first (<see cref="Resume"/> is idempotent). Taking and ending a hold are
+/// each one step under the inbox's gate, so <see cref="Holding"/> and the loop's hold always agree. Lock order: the
+/// gate, then the session lock.
 /// </remarks>
 internal sealed class MessageInbox(IProtocolConnection connection, int capacity)
 {
@@ -26,6 +28,8 @@ internal sealed class MessageInbox(IProtocolConnection connection, int capacity)
 
     // 1 while the receive loop holds for room here.
     private int _holding;
+    // Makes each hold and release one step with the loop's: a release delayed after its exchange once ended a later hold.
+    private readonly Lock _gate = new();
 
     /// <summary>On the receive loop: true when the message was taken; false when full, and then the loop holds.</summary>
     public bool TryAdd(ReadOnlySpan<byte> message)
@@ -53,11 +57,14 @@ internal sealed class MessageInbox(IProtocolConnection connection, int capacity)
     /// <summary>Holds the receive loop until the reader makes room (inside the protocol's receive call).</summary>
     private void HoldForRoom()
     {
-        Volatile.Write(ref _holding, 1);
-        connection.HoldForInbox();
-        // The reader may have made room before it could see the hold.
-        if (_channel.Reader.Count < capacity)
-            Resume();
+        lock (_gate)
+        {
+            Volatile.Write(ref _holding, 1);
+            connection.HoldForInbox();
+            // The reader may have made room before it could see the hold.
+            if (_channel.Reader.Count < capacity)
+                Resume();
+        }
     }
 
     /// <summary>True while the receive loop holds for room here: the protocol consumes nothing until then.</summary>
@@ -66,8 +73,13 @@ internal sealed class MessageInbox(IProtocolConnection connection, int capacity)
     /// <summary>Ends the receive loop's hold, if it holds.</summary>
     public void Resume()
     {
-        if (Interlocked.Exchange(ref _holding, 0) == 1)
-            connection.ReleaseForInbox();
+        if (Volatile.Read(ref _holding) == 0)
+            return;
+        lock (_gate)
+        {
+            if (Interlocked.Exchange(ref _holding, 0) == 1)
+                connection.ReleaseForInbox();
+        }
     }
 
     /// <summary>The connection ended: the enumeration finishes once it has taken what is here.</summary>

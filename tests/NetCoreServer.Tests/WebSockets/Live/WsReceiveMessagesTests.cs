@@ -5,6 +5,7 @@ using System.Net;
 using System.Text;
 using System.Threading;
 using System.Threading.Tasks;
+using NetCoreServer.Protocols.Framing;
 using NetCoreServer.Tests.Support;
 using NUnit.Framework;
 
@@ -43,6 +44,29 @@ public sealed class WsReceiveMessagesTests
     }
 
     [Test]
+    public async Task AReleaseStillUnderWayDoesNotEndTheHoldTheLoopTakesNext()
+    {
+        // This thread is the receive loop; the connection keeps the reader's release from finishing until told.
+        var connection = new SlowReleaseConnection();
+        var inbox = new MessageInbox(connection, capacity: 1);
+        Assert.That(inbox.Add("message 0"u8), Is.False, "full: the loop holds");
+        var reader = inbox.ReadAllAsync(CancellationToken.None).GetAsyncEnumerator();
+        var taken = Task.Run(async () => await reader.MoveNextAsync());
+        await Wait.For(connection.ReleaseStarted.Task, "the reader's release");
+
+        // Still inside the same read, the loop decodes the next message and holds again while that release is under way.
+        var added = Task.Run(() => inbox.Add("message 1"u8));
+        await Wait.Within(added, TimeSpan.FromMilliseconds(500));
+        connection.FinishRelease.TrySetResult();
+        Assert.That(await Wait.For(added, "the second message added"), Is.False, "full again: the loop holds");
+        Assert.That(await Wait.For(taken, "the first message taken"), Is.True);
+
+        Assert.That(inbox.Holding, Is.True, "the protocol decodes nothing more");
+        Assert.That(connection.LoopHeld, Is.True, "so the loop must read nothing more: what it reads past a hold, up to the end of stream, is dropped");
+        await reader.DisposeAsync();
+    }
+
+    [Test]
     public void BeforeTheUpgradeThereIsNothingToEnumerate()
     {
         using var client = new Client(1);
@@ -66,6 +90,30 @@ public sealed class WsReceiveMessagesTests
                     SendTextAsync($"message {i}");
                 Disconnect();
             }
+        }
+    }
+
+    /// <summary>Never connected: records the loop's hold as the engine does (a bool), and lets a test delay the first release.</summary>
+    private sealed class SlowReleaseConnection() : TcpClient(IPAddress.Loopback, 1)
+    {
+        private int _releases;
+
+        public TaskCompletionSource ReleaseStarted { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        public TaskCompletionSource FinishRelease { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        public bool LoopHeld { get; private set; }
+
+        internal override void HoldForInbox() => LoopHeld = true;
+
+        internal override void ReleaseForInbox()
+        {
+            if (Interlocked.Increment(ref _releases) == 1)
+            {
+                ReleaseStarted.TrySetResult();
+                FinishRelease.Task.Wait(Wait.Default);
+            }
+            LoopHeld = false;
         }
     }
 
