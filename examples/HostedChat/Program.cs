@@ -3,16 +3,30 @@ using System.Net;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using NetCoreServer;
+using NetCoreServer.Examples;
 using NetCoreServer.Hosting;
 
 // A WebSocket chat on the generic host: the endpoint and limits come from appsettings.json's "Chat" section (an
 // environment variable overrides it: Chat__Port=9000), metrics go through the host's meter factory, and SIGTERM or
 // Ctrl+C drains it: no new connections, every client gets close 1001, what was queued is delivered first.
+var usage = new ExampleUsage("HostedChat", "a WebSocket chat server on the .NET generic host", "[--Chat:Port=PORT] [--Chat:Address=ADDRESS]",
+    "The \"Chat\" section of appsettings.json configures it; --Section:Key=value or Chat__Port=PORT in the environment",
+    "overrides a setting. SIGTERM or Ctrl+C drains it: every client gets close 1001 after what was queued.");
+if (ExampleUsage.AsksForHelp(args))
+    return usage.Help();
+// Only configuration overrides: a positional argument is a mistake, not a setting.
+foreach (var arg in args)
+{
+    if (!arg.StartsWith("--", StringComparison.Ordinal) || !arg.Contains('='))
+        return usage.Error($"'{arg}' is not a --Section:Key=value setting");
+}
+
 var builder = Host.CreateApplicationBuilder(args);
 builder.Services.Configure<HostOptions>(builder.Configuration.GetSection("HostOptions"));
 builder.Services.AddSessionServer<ChatServer, TcpSession>(builder.Configuration.GetSection("Chat"), (_, options) => new ChatServer(options.Address, options.Port));
 builder.Services.AddHealthChecks().AddSessionServerCheck<ChatServer, TcpSession>();
 await builder.Build().RunAsync();
+return 0;
 
 /// <summary>Every text message goes to every client.</summary>
 internal sealed class ChatServer(string address, int port) : WsServer(IPAddress.Parse(address), port)
