@@ -82,10 +82,11 @@ internal sealed class ServerMetrics
 
     public void HandshakeFailed(long startedAt)
     {
-        _instruments.HandshakeFailures.Add(1, Tags);
+        // Timed before it is counted: whoever sees the failure counted finds its duration already recorded.
         var histogram = _instruments.HandshakeDuration;
         if (startedAt != 0 && histogram.Enabled)
             histogram.Record(Stopwatch.GetElapsedTime(startedAt).TotalSeconds, With("error.type", "handshake_failed"));
+        _instruments.HandshakeFailures.Add(1, Tags);
     }
 
     public void RequestAnswered(long startedAt, string method, int status)
