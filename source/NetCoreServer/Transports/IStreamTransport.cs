@@ -15,12 +15,6 @@ namespace NetCoreServer.Transports;
 /// </summary>
 internal interface IStreamTransport : IDisposable
 {
-    /// <summary>
-    /// True on a thread of the library's event loops, where no call may block (the engine queues a blocking send there
-    /// instead): the one thing the engine asks about threads, so that it names no concrete transport.
-    /// </summary>
-    static bool IsLoopThread => ThreadRole.IsLoop;
-
     /// <summary>The connected socket under the transport; null for a transport without one (the engine tests' in-memory one).</summary>
     Socket? Socket => null;
 
