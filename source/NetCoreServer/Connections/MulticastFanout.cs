@@ -61,6 +61,7 @@ internal sealed class MulticastFanout<TSession>
     {
         List<TSession>? refused = null;
         var log = Log;
+        SendCork.SettleThisThread();
         lock (log.Lock)
         {
             var sessions = _sessions.Snapshot;

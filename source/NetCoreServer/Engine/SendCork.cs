@@ -10,9 +10,10 @@ namespace NetCoreServer.Engine;
 /// </summary>
 /// <remarks>
 /// Only which connection the thread delivers is per thread (kept by <see cref="ThreadRole"/>); the held bytes are the
-/// pipeline's own queue, under the session lock. Re-entry is safe: a hook that delivers another connection's read
-/// inline corks that one until its read is handled, then this one again. A send from another thread, a blocking send,
-/// a flush and a disconnect start the send loop, taking what is held with it, in queue order. Figures: engine.md.
+/// pipeline's own: its queue, and its <see cref="SendStage"/> for messages that write themselves. Re-entry is safe: a
+/// hook that delivers another connection's read inline first moves this one's stage into its queue, corks the other
+/// until its read is handled, then this one again. A send from another thread, a blocking send, a flush and a
+/// disconnect start the send loop, taking what is held with it, in queue order. Figures: engine.md.
 /// </remarks>
 internal static class SendCork
 {
@@ -20,7 +21,13 @@ internal static class SendCork
     internal const int CorkBytes = 64 * 1024;
 
     /// <summary>A read of <paramref name="engine"/> is about to be handed to its hooks; returns the delivery it interrupts.</summary>
-    public static object? Enter(StreamSessionEngine engine) => ThreadRole.BeginDelivery(engine);
+    public static object? Enter(StreamSessionEngine engine)
+    {
+        var previous = ThreadRole.BeginDelivery(engine);
+        // A thread stages for one connection at a time: the interrupted one's messages join its queue, still held.
+        (previous as StreamSessionEngine)?.SenderIfAny?.SettleStage();
+        return previous;
+    }
 
     /// <summary>The read has been handled: the interrupted delivery is current again, and what was held starts.</summary>
     public static void Exit(StreamSessionEngine engine, object? previous)
@@ -28,6 +35,9 @@ internal static class SendCork
         ThreadRole.EndDelivery(previous);
         engine.SenderIfAny?.SendHeld();
     }
+
+    /// <summary>Before a multicast: what this thread staged comes first, as the hook sent it before the multicast.</summary>
+    public static void SettleThisThread() => (ThreadRole.Delivery as StreamSessionEngine)?.SenderIfAny?.SettleStage();
 
     /// <summary>True on the thread delivering a read of <paramref name="engine"/>.</summary>
     public static bool Holds(StreamSessionEngine engine) => ThreadRole.Delivers(engine);

@@ -14,7 +14,7 @@ namespace NetCoreServer.Engine;
 /// <remarks>
 /// Made with its pipeline. Its role bits are written under the <see cref="SessionLock"/> (each setter takes the
 /// proof) and <see cref="IsRunning"/> is read without it: a multicast's wake-up looks at it per session per message.
-/// The queue and its accounting are the pipeline's; this type only asks it for batches.
+/// The queue and its accounting are the pipeline's; this type takes its batches from it.
 /// </remarks>
 internal sealed class SendLoop : IThreadPoolWorkItem
 {
@@ -88,7 +88,7 @@ internal sealed class SendLoop : IThreadPoolWorkItem
         var transport = _engine.Transport;
         while (NextBatchOrStop())
         {
-            var send = transport.SendAsync(_pipeline.BatchViews);
+            var send = transport.SendAsync(_pipeline.Queue.Batch!.Views);
             var result = await (send.IsCompleted ? send : ParkedAsync(send)).ConfigureAwait(false);
             if (!_pipeline.CompleteSend(result, direct: false))
                 return;
@@ -102,11 +102,11 @@ internal sealed class SendLoop : IThreadPoolWorkItem
         using (var held = _engine.Enter())
         {
             closed = _engine.Closed;
-            if (!closed && _pipeline.TakeBatch(held))
+            if (!closed && TakeBatch(held))
                 return true;
-            _pipeline.EndBatch(held);
+            EndBatch(held);
             Set(Flag.Running, false, held);
-            if (!closed && _pipeline.TakeBatchPublishedMeanwhile(held))
+            if (!closed && TakeBatchPublishedMeanwhile(held))
             {
                 Set(Flag.Running, true, held);
                 return true;
@@ -173,5 +173,37 @@ internal sealed class SendLoop : IThreadPoolWorkItem
     private void Set(Flag flag, bool value, SessionLock.Held held)
     {
         Volatile.Write(ref _flags, value ? _flags | (int)flag : _flags & ~(int)flag);
+    }
+
+    /// <summary>Moves staged and published messages in, then takes the batch to send (what is left of the last one, else the next); false when there is none.</summary>
+    private bool TakeBatch(SessionLock.Held held)
+    {
+        _pipeline.Materialize(held);
+        var queue = _pipeline.Queue;
+        var batch = queue.Batch ??= new InFlightBatch();
+        if (batch.Count == 0 && !queue.TakeBatch(batch))
+            return false;
+        queue.Sending = batch.Bytes;
+        return true;
+    }
+
+    /// <summary>
+    /// Having just given up the sender role: a multicast publishes, fences, then looks at the role; it saw the loop
+    /// running, and this look after the same fence sees its message, or it saw it stopped and wakes it itself.
+    /// </summary>
+    private bool TakeBatchPublishedMeanwhile(SessionLock.Held held)
+    {
+        if (!_engine.Cursor.IsAttached)
+            return false;
+        Interlocked.MemoryBarrier();
+        return TakeBatch(held);
+    }
+
+    /// <summary>Nothing is in flight any more.</summary>
+    public void EndBatch(SessionLock.Held held)
+    {
+        var queue = _pipeline.Queue;
+        queue.Batch?.Clear();
+        queue.Sending = 0;
     }
 }

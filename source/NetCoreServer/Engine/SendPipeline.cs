@@ -3,6 +3,7 @@ using System.Collections.Generic;
 using System.Diagnostics;
 using System.Threading;
 using System.Threading.Tasks;
+using NetCoreServer.Buffers;
 using NetCoreServer.Transports;
 
 namespace NetCoreServer.Engine;
@@ -17,7 +18,7 @@ namespace NetCoreServer.Engine;
 /// <see cref="SessionLock"/> (the methods that need it take its proof); the counters marked so are read without it.
 /// Published multicast messages are moved into the queue (<see cref="Materialize"/>) before anything is taken from or
 /// added to it, which keeps multicast and the session's own sends in the order they were made. What a receive hook
-/// sends waits here, in the queue, until its read has been handled (the <see cref="SendCork"/>).
+/// sends waits here, in the queue or the <see cref="SendStage"/>, until its read has been handled (the <see cref="SendCork"/>).
 /// </remarks>
 internal sealed class SendPipeline
 {
@@ -27,6 +28,8 @@ internal sealed class SendPipeline
     // A mutable struct: never copied, always used in place.
     private Backpressure _backpressure;
     private SendWaiters? _waiters;
+    // Made by the first message a receive hook writes itself; under the lock, except for its own thread's writes.
+    private SendStage? _stage;
 
     public SendPipeline(StreamSessionEngine engine)
     {
@@ -50,6 +53,13 @@ internal sealed class SendPipeline
         }
     }
 
+    /// <summary>Counts <paramref name="bytes"/> just moved into the queue as accepted (multicast messages), against the watermarks.</summary>
+    internal void CountMoved(long bytes, SessionLock.Held held)
+    {
+        _queue.AcceptedTotal += bytes;
+        _backpressure.Raise(_queue.Bytes + _queue.Sending, held);
+    }
+
     /// <summary>Bytes handed to the transport in the send under way, and over the connection's life.</summary>
     public long BytesSending => _queue.ReadSending();
 
@@ -59,13 +69,16 @@ internal sealed class SendPipeline
     public bool IsRunning => _loop.IsRunning;
 
     /// <summary>Nothing accepted waits and no sender runs.</summary>
-    public bool IsDrained(SessionLock.Held held) => !_loop.IsRunning && _queue.IsEmpty;
+    public bool IsDrained(SessionLock.Held held) => !_loop.IsRunning && _queue.IsEmpty && (_stage?.Reserved ?? 0) == 0;
 
     /// <summary>Nothing here holds a finish back: no sender, or it waits in a transport call, and no OnEmpty runs.</summary>
     public bool IsQuiescent(SessionLock.Held held) => _loop.IsQuiescent(held);
 
-    /// <summary>The batch the loop sends now.</summary>
-    public IReadOnlyList<ArraySegment<byte>> BatchViews => _queue.Batch!.Views;
+    /// <summary>The connection whose sends these are.</summary>
+    internal StreamSessionEngine Engine => _engine;
+
+    /// <summary>The queue, for the pipeline's components (the loop takes its batches, the stage joins it), under the lock.</summary>
+    internal SendQueue Queue => _queue;
 
     private EngineOptions Options => _engine.Options;
 
@@ -103,6 +116,8 @@ internal sealed class SendPipeline
     {
         var length = message.Length;
         var options = Options;
+        if (message.MayStage && SendCork.Holds(_engine) && TryStage(ref message, length, options, out var staged))
+            return staged;
         bool start;
         using (var held = _engine.Enter())
         {
@@ -268,14 +283,66 @@ internal sealed class SendPipeline
     /// <summary>Starts sending what the cork holds now (the read has been handled, or the connection is about to close).</summary>
     public void SendHeld()
     {
-        bool start;
+        bool start, settled;
         using (var held = _engine.Enter())
         {
+            settled = _stage != null && _stage.IsThisThreads(held);
             Materialize(held);
             start = StartHeld(held);
         }
         if (start)
             _loop.Run();
+        else if (settled && _engine.State >= SessionState.Disconnecting)
+            _engine.BeginShutdownIfDrained(); // a disconnect waited for a stage that held nothing
+    }
+
+    /// <summary>Moves what this thread staged into the queue, without sending it yet (before a multicast or another delivery of this thread).</summary>
+    public void SettleStage()
+    {
+        if (_stage is not { IsOpenHere: true })
+            return;
+        using var held = _engine.Enter();
+        Materialize(held);
+    }
+
+    // The cork's fast path (see SendStage): true when the message was staged, or refused by its Commit, without the lock.
+    private bool TryStage<T>(scoped ref T message, int length, EngineOptions options, out SendStatus status)
+        where T : IMessageWriter, allows ref struct
+    {
+        status = SendStatus.Accepted;
+        var stage = _stage;
+        if (stage is not { IsOpenHere: true } && (stage = OpenStage(length, options)) == null)
+            return false;
+        if (!stage.HasRoom(length) || !_engine.AcceptsSends)
+            return false;
+        if (!message.Commit())
+            status = SendStatus.NotConnected;
+        else
+            stage.Write(ref message, length);
+        return true;
+    }
+
+    private SendStage? OpenStage(int length, EngineOptions options)
+    {
+        using var held = _engine.Enter();
+        if (!_engine.AcceptsSends || (_stage?.Reserved ?? 0) != 0)
+            return null;
+        Materialize(held);
+        var stage = _stage ??= new SendStage();
+        return stage.TryOpen(length, _queue.Bytes, _queue.Sending, options, held) ? stage : null;
+    }
+
+    // Under the lock, by the stage's thread: its messages join the queue as accepted sends.
+    private void SettleStage(SessionLock.Held held)
+    {
+        var chunk = _stage!.Take(out var length, held);
+        if (length == 0 || _engine.Closed)
+        {
+            EngineBuffers.Return(chunk);
+            return;
+        }
+        _queue.AppendOwned(chunk, length);
+        CountMoved(length, held);
     }
 
     /// <summary>Fails what waits to be sent (the socket closed): the queue is dropped and waiting callers get false.</summary>
@@ -315,7 +382,7 @@ internal sealed class SendPipeline
             }
             else
             {
-                EndBatch(held);
+                _loop.EndBatch(held);
                 _loop.Release(held);
             }
         }
@@ -335,41 +402,6 @@ internal sealed class SendPipeline
         return true;
     }
 
-    /// <summary>For the loop: moves published multicast in, then takes the batch to send (what is left of the last one, else the next); false when there is none.</summary>
-    public bool TakeBatch(SessionLock.Held held)
-    {
-        Materialize(held);
-        return TakeQueuedBatch(held);
-    }
-
-    /// <summary>
-    /// For the loop that has just given up the sender role: a multicast publishes, fences, then looks at the role; it saw
-    /// the loop running, and this look after the same fence sees its message, or it saw it stopped and wakes it itself.
-    /// </summary>
-    public bool TakeBatchPublishedMeanwhile(SessionLock.Held held)
-    {
-        if (!_engine.Cursor.IsAttached)
-            return false;
-        Interlocked.MemoryBarrier();
-        return TakeBatch(held);
-    }
-
-    /// <summary>For the loop: nothing is in flight any more.</summary>
-    public void EndBatch(SessionLock.Held held)
-    {
-        _queue.Batch?.Clear();
-        _queue.Sending = 0;
-    }
-
-    private bool TakeQueuedBatch(SessionLock.Held held)
-    {
-        var batch = _queue.Batch ??= new InFlightBatch();
-        if (batch.Count == 0 && !_queue.TakeBatch(batch))
-            return false;
-        _queue.Sending = batch.Bytes;
-        return true;
-    }
-
     private void Append(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body, EngineOptions options, SessionLock.Held held)
     {
         var chunk = options.SendBufferSize;
@@ -383,7 +415,7 @@ internal sealed class SendPipeline
         if (!_engine.AcceptsSends)
             return SendStatus.NotConnected;
         var limit = options.SendBufferLimit;
-        if (limit > 0 && _queue.Bytes + _queue.Sending + length > limit)
+        if (limit > 0 && _queue.Bytes + _queue.Sending + (_stage?.Reserved ?? 0) + length > limit)
             return SendStatus.LimitReached;
         return SendStatus.Accepted;
     }
@@ -409,57 +441,6 @@ internal sealed class SendPipeline
     /// <summary>Queues every published multicast message this session has not taken yet (the engine, before it leaves the log).</summary>
     public void TakeLogged(SessionLock.Held held) => Materialize(held);
 
-    /// <summary>
-    /// By the multicasting thread under the log's lock, for a message at [start, end) not yet published: Accepted,
-    /// NotConnected (not attached), or LimitReached (this session skips it). <paramref name="credit"/>: what the multicast
-    /// may use here without asking again, the room under the send limit up to an eighth of it (see MulticastFanout).
-    /// </summary>
-    public SendStatus OfferLogged(long start, long end, out long credit)
-    {
-        credit = 0;
-        var limit = Options.SendBufferLimit;
-        if (limit <= 0)
-        {
-            credit = MulticastCreditWithoutLimit;
-            return SendStatus.Accepted;
-        }
-        var length = end - start;
-        ref var cursor = ref _engine.Cursor;
-        // A racy first look: the queue only grows under the log lock the caller holds or under the session lock, checked below.
-        var used = _queue.Bytes + _queue.ReadSending() + (start - cursor.Position) + length;
-        if (used <= limit)
-        {
-            credit = Math.Min(limit - used, limit >> 3);
-            return SendStatus.Accepted;
-        }
-        using var held = _engine.Enter();
-        if (!cursor.IsAttached)
-            return SendStatus.NotConnected;
-        MoveCursor(start, held);
-        used = _queue.Bytes + _queue.Sending + length;
-        if (used <= limit)
-        {
-            credit = Math.Min(limit - used, limit >> 3);
-            return SendStatus.Accepted;
-        }
-        cursor.PassTo(end);
-        return SendStatus.LimitReached;
-    }
-
-    // Without a send limit a multicast still asks now and then: a limit set later applies within this many bytes.
-    private const long MulticastCreditWithoutLimit = 64 * 1024;
-
-    /// <summary>By the multicasting thread under the log's lock: this session is not to receive [start, end) (a WebSocket not upgraded, or closing).</summary>
-    public void SkipLogged(long start, long end)
-    {
-        using var held = _engine.Enter();
-        ref var cursor = ref _engine.Cursor;
-        if (!cursor.IsAttached)
-            return;
-        MoveCursor(start, held);
-        cursor.PassTo(end);
-    }
-
     /// <summary>After a publication (and a full fence): starts an idle send loop on the pool (a running loop takes the message itself).</summary>
     public void WakeForLog()
     {
@@ -479,20 +460,14 @@ internal sealed class SendPipeline
         _loop.RunOnPool();
     }
 
-    /// <summary>Moves the published multicast messages into the queue.</summary>
-    private void Materialize(SessionLock.Held held)
+    /// <summary>Moves this thread's staged and the published multicast messages into the queue.</summary>
+    internal void Materialize(SessionLock.Held held)
     {
+        // This thread's staged messages came before anything it sends or multicasts now.
+        if (_stage != null && _stage.IsThisThreads(held))
+            SettleStage(held);
         ref var cursor = ref _engine.Cursor;
         if (cursor.IsAttached && cursor.Position < cursor.LogEnd)
-            MoveCursor(cursor.LogEnd, held);
-    }
-
-    private void MoveCursor(long to, SessionLock.Held held)
-    {
-        var moved = _engine.Cursor.MoveTo(to, _queue);
-        if (moved == 0)
-            return;
-        _queue.AcceptedTotal += moved;
-        _backpressure.Raise(_queue.Bytes + _queue.Sending, held);
+            MulticastIntake.MoveCursor(this, cursor.LogEnd, held);
     }
 }

@@ -112,6 +112,15 @@ internal sealed class SendQueue
         Bytes += length;
     }
 
+    /// <summary>Queues the first <paramref name="count"/> bytes of <paramref name="chunk"/>, a chunk from <see cref="EngineBuffers.Rent"/> that the queue now owns (a stage's), as its tail.</summary>
+    public void AppendOwned(byte[] chunk, int count)
+    {
+        FlushTail();
+        _tail = new Segment(chunk, 0, count, null);
+        _hasTail = true;
+        Bytes += count;
+    }
+
     /// <summary>
     /// Queues bytes of a multicast log block by reference. Consecutive ranges of the same block extend one segment, so
     /// a run of small messages is one gather entry; a new segment takes a reader reference on the block, released after sending.

@@ -135,13 +135,13 @@ internal sealed class StreamSessionEngine : SessionLock, IReceiveCompletion
     public SendStatus OfferLogged(long start, long end, out long credit)
     {
         credit = 0;
-        return _cursor.IsAttached ? Sender.OfferLogged(start, end, out credit) : SendStatus.NotConnected;
+        return _cursor.IsAttached ? MulticastIntake.Offer(this, start, end, out credit) : SendStatus.NotConnected;
     }
 
     public void SkipLogged(long start, long end)
     {
         if (_cursor.IsAttached)
-            Sender.SkipLogged(start, end);
+            MulticastIntake.Skip(this, start, end);
     }
 
     public void WakeForLog()

@@ -28,6 +28,9 @@ internal static class ThreadRole
     /// <summary>Marks the calling thread as <paramref name="loop"/>'s for the rest of its life (the loop's own thread, once).</summary>
     public static void BecomeLoop(object loop) => t_loop = loop;
 
+    /// <summary>The connection whose read the calling thread hands to its hooks now, or null.</summary>
+    public static object? Delivery => t_delivering;
+
     /// <summary>True while the calling thread hands a read of <paramref name="connection"/> to its hooks.</summary>
     public static bool Delivers(object connection) => ReferenceEquals(t_delivering, connection);
 

@@ -23,5 +23,7 @@ internal readonly ref struct WsQueuedFrame : IMessageWriter
 
     public bool Commit() => _openCheck == null || _openCheck.IsOpen;
 
+    public bool MayStage => _openCheck == null;
+
     public void WriteTo(ref QueueWriter queue) => _frame.WriteTo(ref queue);
 }

@@ -1,0 +1,214 @@
+using System;
+using System.Text;
+using System.Threading;
+using System.Threading.Tasks;
+using NetCoreServer.Engine;
+using NetCoreServer.Testing;
+using NUnit.Framework;
+
+namespace NetCoreServer.Tests.Engine;
+
+/// <summary>
+/// The cork's stage: messages a receive hook writes itself (framed messages) are written without the
+/// session lock and join the queue when the read has been handled, in order with everything else that hook sends.
+/// </summary>
+[TestFixture]
+public sealed class SendStageTests
+{
+    private static byte[] Ascii(string text) => Encoding.ASCII.GetBytes(text);
+
+    private static string Ascii(byte[] bytes) => Encoding.ASCII.GetString(bytes);
+
+    /// <summary>A message that writes itself, like a WebSocket frame.</summary>
+    private readonly struct Written : IMessageWriter
+    {
+        private readonly byte[] _data;
+
+        public Written(string text) => _data = Ascii(text);
+
+        public int Length => _data.Length;
+
+        public bool Commit() => true;
+
+        public bool MayStage => true;
+
+        public void WriteTo(ref QueueWriter queue) => queue.Write(_data);
+    }
+
+    private static SendStatus Write(StreamSessionEngine engine, string text)
+    {
+        var message = new Written(text);
+        return engine.EnqueueWritten(ref message);
+    }
+
+    private static (StreamSessionEngine Engine, InMemoryTransport Transport, RecordingHost Host) Connect(string read, Action<StreamSessionEngine> onData, EngineOptions? options = null)
+    {
+        var transport = new InMemoryTransport { BlockWhenEmpty = true };
+        transport.Enqueue(Ascii(read));
+        var host = new RecordingHost();
+        var engine = StreamSessionEngineTests.Start(transport, host, options);
+        host.OnData = (_, _, _) => onData(engine);
+        return (engine, transport, host);
+    }
+
+    [Test]
+    public async Task WrittenMessagesOfAHookTakeNoSessionLockAfterTheFirst()
+    {
+        // Another thread holds the session lock while the hook writes: only the stage lets the hook go on.
+        using var locked = new ManualResetEventSlim();
+        using var release = new ManualResetEventSlim();
+        var written = new TaskCompletionSource<SendStatus[]>(TaskCreationOptions.RunContinuationsAsynchronously);
+        StreamSessionEngine? target = null;
+        var holder = new Thread(() =>
+        {
+            using (target!.Enter())
+            {
+                locked.Set();
+                release.Wait(Wait.Default);
+            }
+        }) { IsBackground = true };
+        var (engine, transport, host) = Connect("x", e =>
+        {
+            var first = Write(e, "one ");
+            holder.Start();
+            locked.Wait(Wait.Default);
+            var rest = new[] { Write(e, "two "), Write(e, "three") };
+            written.TrySetResult([first, .. rest]);
+        });
+        target = engine;
+        var empty = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        host.OnEmpty = () => empty.TrySetResult();
+
+        _ = Task.Run(engine.StartReceiving);
+
+        try
+        {
+            Assert.That(await Wait.For(written.Task, "the hook's writes while another thread holds the session lock"), Is.All.EqualTo(SendStatus.Accepted));
+        }
+        finally
+        {
+            release.Set();
+        }
+        await Wait.For(empty.Task, "OnEmpty after the staged messages went out");
+        Assert.That(Ascii(transport.Sent()), Is.EqualTo("one two three"));
+        Assert.That(transport.AsyncSends, Is.EqualTo(1), "one read's messages, one send");
+        engine.Abort(DisconnectReason.Local);
+    }
+
+    [Test]
+    public async Task StagedAndCopiedSendsOfAHookLeaveInTheOrderTheHookMadeThem()
+    {
+        var (engine, transport, host) = Connect("x", e =>
+        {
+            Write(e, "a");
+            e.Enqueue(Ascii("b"));
+            Write(e, "c");
+            Write(e, "d");
+            Assert.That(e.BytesPending, Is.EqualTo(4), "staged bytes count as pending for the hook that wrote them");
+            e.Enqueue(Ascii("e"));
+        });
+        var empty = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        host.OnEmpty = () => empty.TrySetResult();
+
+        await Task.Run(engine.StartReceiving);
+        await Wait.For(empty.Task, "OnEmpty");
+
+        Assert.That(Ascii(transport.Sent()), Is.EqualTo("abcde"));
+        Assert.That(transport.AsyncSends, Is.EqualTo(1));
+        engine.Abort(DisconnectReason.Local);
+    }
+
+    [Test]
+    public async Task ABlockingSendAfterStagedMessagesReturnsOnceTheyAndItAreSent()
+    {
+        var sent = new TaskCompletionSource<long>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var (engine, transport, _) = Connect("x", e =>
+        {
+            Write(e, "staged ");
+            sent.TrySetResult(e.SendBlocking(Ascii("blocking")));
+        });
+
+        _ = Task.Run(engine.StartReceiving);
+
+        Assert.That(await Wait.For(sent.Task, "the blocking send"), Is.EqualTo(8));
+        Assert.That(Ascii(transport.Sent()), Is.EqualTo("staged blocking"));
+        engine.Abort(DisconnectReason.Local);
+    }
+
+    [Test]
+    public async Task AReadDeliveredInsideAHookMovesTheOuterStageIntoItsQueueAndBothKeepTheirOrder()
+    {
+        var inner = new InMemoryTransport { BlockWhenEmpty = true };
+        inner.Enqueue(Ascii("y"));
+        var innerHost = new RecordingHost();
+        var innerEngine = StreamSessionEngineTests.Start(inner, innerHost);
+        innerHost.OnData = (_, _, _) =>
+        {
+            Write(innerEngine, "inner ");
+            Write(innerEngine, "answer");
+        };
+        var seen = new TaskCompletionSource<(string Inner, string Outer)>(TaskCreationOptions.RunContinuationsAsynchronously);
+        InMemoryTransport? outer = null;
+        var (engine, transport, host) = Connect("x", e =>
+        {
+            Write(e, "one ");
+            innerEngine.StartReceiving();
+            Write(e, "two");
+            seen.TrySetResult((Ascii(inner.Sent()), Ascii(outer!.Sent())));
+        });
+        outer = transport;
+        var empty = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        host.OnEmpty = () => empty.TrySetResult();
+
+        _ = Task.Run(engine.StartReceiving);
+
+        var (innerSent, outerSent) = await Wait.For(seen.Task, "the outer hook to return");
+        Assert.That(innerSent, Is.EqualTo("inner answer"), "the inner read's messages left when it had been handled");
+        Assert.That(outerSent, Is.EqualTo(""), "the outer read is still corked");
+        await Wait.For(empty.Task, "OnEmpty after the outer messages");
+        Assert.That(Ascii(transport.Sent()), Is.EqualTo("one two"));
+        Assert.That(transport.AsyncSends, Is.EqualTo(1));
+        engine.Abort(DisconnectReason.Local);
+        innerEngine.Abort(DisconnectReason.Local);
+    }
+
+    [Test]
+    public async Task StagedMessagesCountAgainstTheSendLimitOfOtherThreads()
+    {
+        var options = new EngineOptions { SendBufferLimit = 1000 };
+        var statuses = new TaskCompletionSource<(SendStatus Staged, SendStatus Other)>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var (engine, transport, _) = Connect("x", e =>
+        {
+            var staged = Write(e, new string('s', 400));
+            var other = Task.Run(() => e.Enqueue(new byte[700]));
+            statuses.TrySetResult((staged, other.Wait(Wait.Default) ? other.Result : SendStatus.NotConnected));
+        }, options);
+
+        _ = Task.Run(engine.StartReceiving);
+
+        var (stagedStatus, otherStatus) = await Wait.For(statuses.Task, "the hook to return");
+        Assert.That(stagedStatus, Is.EqualTo(SendStatus.Accepted));
+        Assert.That(otherStatus, Is.EqualTo(SendStatus.LimitReached), "400 staged and 700 more pass the limit of 1000");
+        Assert.That(await engine.Flush(), Is.True);
+        Assert.That(transport.Sent().Length, Is.EqualTo(400));
+        engine.Abort(DisconnectReason.Local);
+    }
+
+    [Test]
+    public async Task ADisconnectFromAnotherThreadWhileAHookStagesStillSendsWhatWasStaged()
+    {
+        var (engine, transport, _) = Connect("x", e =>
+        {
+            Assert.That(Write(e, "staged"), Is.EqualTo(SendStatus.Accepted));
+            var other = Task.Run(() => e.Disconnect(DisconnectReason.Local, linger: false));
+            if (!other.Wait(Wait.Default))
+                throw new TimeoutException("the other thread's disconnect did not return");
+        });
+
+        _ = Task.Run(engine.StartReceiving);
+        await Wait.For(engine.Completion, "the connection to end after the disconnect");
+
+        Assert.That(Ascii(transport.Sent()), Is.EqualTo("staged"));
+        Assert.That(transport.ShutdownSent, Is.True, "a graceful close, after the staged bytes");
+    }
+}
