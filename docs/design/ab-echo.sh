@@ -1,16 +1,25 @@
 #!/usr/bin/env bash
-# ab-echo.sh OLD NEW PROTO CLIENTS ROUNDS SECONDS: the EchoServer of two trees alternated under main's EchoClient; msg/s per run.
+# ab-echo.sh OLD NEW PROTO CLIENTS ROUNDS SECONDS: the EchoServer of two trees alternated under main's EchoClient; msg/s
+# per run, and the server's CPU time per message (utime+stime from /proc over the client's run, in nanoseconds), which
+# a loaded machine disturbs less than the rate.
 # CLIENT_ARGS adds client options (CLIENT_ARGS="-m 1": one message in flight per client, ping-pong); PORT the first port (default 18200: two runs at once need different ones).
 OLD=$1 NEW=$2 P=$3 C=$4 R=$5 Z=${6:-5}
 CL=${CLIENT_TREE:-$NEW}/performance/EchoClient/bin/Release/net10.0/NetCoreServer.Performance.EchoClient.dll
-one() { # one TREE PORT
+TICK=$(getconf CLK_TCK)
+cpu() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
+one() { # one TREE PORT: prints "rate cpu-ticks"
   dotnet $1/performance/EchoServer/bin/Release/net10.0/NetCoreServer.Performance.EchoServer.dll --protocol $P -p $2 --lifetime $((Z + 6)) >/dev/null 2>&1 &
   local sp=$!; sleep 1.5
-  dotnet $CL --protocol $P -p $2 -c $C -z $Z $CLIENT_ARGS 2>/dev/null | grep "Message throughput" | grep -o '[0-9]*' | head -1
+  local before; before=$(cpu $sp)
+  local rate; rate=$(dotnet $CL --protocol $P -p $2 -c $C -z $Z $CLIENT_ARGS 2>/dev/null | grep "Message throughput" | grep -o '[0-9]*' | head -1)
+  echo "${rate:-0} $(( $(cpu $sp) - before ))"
   wait $sp
 }
 port=${PORT:-18200}
 for ((r = 1; r <= R; r++)); do
   if ((r % 2)); then o=$(one $OLD $((port++))); n=$(one $NEW $((port++))); else n=$(one $NEW $((port++))); o=$(one $OLD $((port++))); fi
-  python3 -c "print(f'round $r: old {$o/1e6:.2f}M new {$n/1e6:.2f}M ratio {$n/$o:.2f}')"
+  python3 -c "
+o, oc = map(int, '$o'.split()); n, nc = map(int, '$n'.split()); z = $Z; t = $TICK
+ns = lambda rate, ticks: ticks / t * 1e9 / max(rate * z, 1)
+print(f'round $r: old {o/1e6:.2f}M new {n/1e6:.2f}M ratio {n/max(o,1):.2f}  cpu/msg old {ns(o, oc):.0f} ns new {ns(n, nc):.0f} ns ratio {ns(n, nc)/max(ns(o, oc),1e-9):.2f}')"
 done
