@@ -28,6 +28,9 @@ internal sealed class TlsTransport : IStreamTransport, ITlsInfo
     private volatile bool _handshaked;
     private volatile bool _rejected;
     private int _closed;
+    // 1 while the handshake runs; the stream is disposed once (_sslDisposed) and never under a running handshake.
+    private int _handshaking;
+    private int _sslDisposed;
     // Made by the first receive that does not complete at once.
     private ReceiveRelay? _relay;
 
@@ -73,8 +76,12 @@ internal sealed class TlsTransport : IStreamTransport, ITlsInfo
         using var timeout = _handshakeTimeout > TimeSpan.Zero && _handshakeTimeout != Timeout.InfiniteTimeSpan
             ? new CancellationTokenSource(_handshakeTimeout, _time)
             : new CancellationTokenSource();
+        Interlocked.Exchange(ref _handshaking, 1);
         try
         {
+            // Closed before it started: Close may have disposed the stream already (see EndHandshakeRun).
+            if (Volatile.Read(ref _closed) != 0)
+                throw new ObjectDisposedException(nameof(TlsTransport));
             await _authenticate(_ssl, () => _rejected = true, timeout.Token).ConfigureAwait(false);
             _handshaked = true;
             return SocketError.Success;
@@ -105,11 +112,38 @@ internal sealed class TlsTransport : IStreamTransport, ITlsInfo
         }
         finally
         {
+            EndHandshakeRun();
             EndHandshake();
         }
     }
 
     private void EndHandshake() => Interlocked.Exchange(ref _handshakeEnded, null)?.Invoke();
+
+    // Disposing an SslStream while its handshake runs on another thread crashed the process inside OpenSSL
+    // (SSL_do_handshake, .NET 10.0.12: seen in a run of ThousandConnectDisconnectCycles over ssl; dotnet/runtime#124602
+    // is the same race). So Close leaves a running handshake's stream alone (the inner close makes the handshake fail at
+    // once) and the handshake disposes it as it ends. Both sides write with a full fence, then read the other's flag, so
+    // at least one of them sees the other and disposes; DisposeSsl runs once.
+    private void EndHandshakeRun()
+    {
+        Interlocked.Exchange(ref _handshaking, 0);
+        if (Volatile.Read(ref _closed) != 0)
+            DisposeSsl();
+    }
+
+    private void DisposeSsl()
+    {
+        if (Interlocked.Exchange(ref _sslDisposed, 1) != 0)
+            return;
+        try
+        {
+            _ssl.Dispose();
+        }
+        catch (Exception)
+        {
+            // Disposing a stream whose socket is already gone may throw from the TLS layer; the handle is released anyway.
+        }
+    }
 
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     private async ValueTask<IoResult> ReceiveAsync(Memory<byte> buffer)
@@ -238,16 +272,11 @@ internal sealed class TlsTransport : IStreamTransport, ITlsInfo
             return;
         // A handshake that never started (or is being aborted now) gives its slot back with the connection.
         EndHandshake();
-        // Closing the inner transport first completes pending reads and writes at once; then the stream releases its buffers.
+        // Closing the inner transport first completes pending reads and writes at once; then the stream releases its
+        // buffers, unless a handshake runs (EndHandshakeRun disposes it then).
         _inner.Close();
-        try
-        {
-            _ssl.Dispose();
-        }
-        catch (Exception)
-        {
-            // Disposing a stream whose socket is already gone may throw from the TLS layer; the handle is released anyway.
-        }
+        if (Volatile.Read(ref _handshaking) == 0)
+            DisposeSsl();
     }
 
     public void Dispose() => _inner.Dispose();
