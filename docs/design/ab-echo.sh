@@ -2,13 +2,15 @@
 # ab-echo.sh OLD NEW PROTO CLIENTS ROUNDS SECONDS: the EchoServer of two trees alternated under main's EchoClient; msg/s
 # per run, and the server's CPU time per message (utime+stime from /proc over the client's run, in nanoseconds), which
 # a loaded machine disturbs less than the rate.
+# BENCH=multicast runs MulticastServer and MulticastClient instead (the server multicasts as fast as the sessions take).
 # CLIENT_ARGS adds client options (CLIENT_ARGS="-m 1": one message in flight per client, ping-pong); PORT the first port (default 18200: two runs at once need different ones).
 OLD=$1 NEW=$2 P=$3 C=$4 R=$5 Z=${6:-5}
-CL=${CLIENT_TREE:-$NEW}/performance/EchoClient/bin/Release/net10.0/NetCoreServer.Performance.EchoClient.dll
+B=Echo; [[ ${BENCH:-echo} == multicast ]] && B=Multicast
+CL=${CLIENT_TREE:-$NEW}/performance/${B}Client/bin/Release/net10.0/NetCoreServer.Performance.${B}Client.dll
 TICK=$(getconf CLK_TCK)
 cpu() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
 one() { # one TREE PORT: prints "rate cpu-ticks"
-  dotnet $1/performance/EchoServer/bin/Release/net10.0/NetCoreServer.Performance.EchoServer.dll --protocol $P -p $2 --lifetime $((Z + 6)) >/dev/null 2>&1 &
+  dotnet $1/performance/${B}Server/bin/Release/net10.0/NetCoreServer.Performance.${B}Server.dll --protocol $P -p $2 --lifetime $((Z + 6)) >/dev/null 2>&1 &
   local sp=$!; sleep 1.5
   local before; before=$(cpu $sp)
   local rate; rate=$(dotnet $CL --protocol $P -p $2 -c $C -z $Z $CLIENT_ARGS 2>/dev/null | grep "Message throughput" | grep -o '[0-9]*' | head -1)
