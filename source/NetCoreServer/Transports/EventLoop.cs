@@ -117,25 +117,12 @@ internal sealed class EventLoop
     internal static long Handoffs => Interlocked.Read(ref s_handoffs);
 
     /// <summary>
-    /// True on the thread that holds an event loop now: a call that blocks there stalls every connection of the loop
-    /// until the watchdog hands the loop on.
+    /// The one step every blocking member takes before it waits (connect, receive, a send, close or disconnect that
+    /// waits, a stop): on the thread holding an event loop, the loop goes to another thread now, without waiting for
+    /// the watchdog, so the wait stalls only the caller and what it waits for (often work of this same loop) gets done.
+    /// Elsewhere it does nothing. See docs/design/event-loops.md.
     /// </summary>
-    public static bool IsLoopThread => ThreadRole.IsLoop;
-
-    /// <summary>
-    /// The one guard of the blocking members that cannot queue and return (connect, receive): on an event loop's thread
-    /// it throws, naming the asynchronous member to use, instead of letting the call wait there. Waiting stalls every
-    /// connection of the loop and may wait for this loop or another one that waits on it, which is a deadlock.
-    /// </summary>
-    /// <param name="call">The blocking member, as the user wrote it (e.g. "Connect").</param>
-    /// <param name="asyncMember">What to call instead (e.g. "ConnectAsync").</param>
-    /// <exception cref="InvalidOperationException">Called on an event loop's thread.</exception>
-    public static void ThrowIfLoopThread(string call, string asyncMember)
-    {
-        if (IsLoopThread)
-            throw new InvalidOperationException(
-                $"{call} blocks and was called on an event-loop thread (OptionEventLoops), where waiting stalls every connection of the loop and can wait for the loop itself: use {asyncMember} instead.");
-    }
+    public static void HandOffBeforeWaiting() => ThreadRole.HandOffLoop();
 
     /// <summary>True on the thread that holds this loop now.</summary>
     public bool IsCurrent => ThreadRole.IsLoopOf(this);
