@@ -39,6 +39,13 @@ public sealed class EventLoopHandoffTests
 
         public readonly TaskCompletionSource<bool> Returned = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
+        // Hooks blocked at once, and the count that completes AllBlocked.
+        public int BlockedCount;
+
+        public int ExpectedBlocked = 1;
+
+        public readonly TaskCompletionSource AllBlocked = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
         public string? BlockedThread;
 
         // Hooks of one session running at once: a later read delivered while the blocked hook still runs would make two.
@@ -66,6 +73,8 @@ public sealed class EventLoopHandoffTests
                 }
                 server.BlockedThread = Thread.CurrentThread.Name;
                 server.Blocked.TrySetResult(ThreadRole.IsLoop);
+                if (Interlocked.Increment(ref server.BlockedCount) == server.ExpectedBlocked)
+                    server.AllBlocked.TrySetResult();
                 // Bounded: a test that fails must not leave the process-wide loop blocked for the fixtures after it.
                 server.Release.Wait(TimeSpan.FromSeconds(30));
                 server.Returned.TrySetResult(ThreadRole.IsLoop);
@@ -191,6 +200,36 @@ public sealed class EventLoopHandoffTests
         finally
         {
             server.Release.Set();
+        }
+    }
+
+    [Test]
+    public async Task WithAHookBlockedOnEveryLoopANewConnectionIsStillAnswered()
+    {
+        // Four sessions spread round robin over two loops, each blocked in its hook at the same time.
+        const int blocked = 4;
+        using var server = new BlockingServer(IPAddress.Loopback) { OptionEventLoops = 2, ExpectedBlocked = blocked };
+        Assert.That(server.Start(), Is.True);
+        var sockets = new Socket[blocked];
+        try
+        {
+            for (var i = 0; i < blocked; i++)
+            {
+                sockets[i] = await ConnectAsync(server.BoundPort);
+                await EchoAsync(sockets[i], "hello", "an echo before the block");
+                await sockets[i].SendAsync("block"u8.ToArray(), SocketFlags.None);
+            }
+            await Wait.For(server.AllBlocked.Task, "every session's hook blocked at once", Deadline);
+            using var other = await ConnectAsync(server.BoundPort);
+            var echo = await EchoAsync(other, "ping", "a new connection's echo while every loop has a blocked hook");
+            Assert.That(echo, Is.EqualTo("ping"));
+            Assert.That(server.Returned.Task.IsCompleted, Is.False, "answered while the hooks were still blocked");
+        }
+        finally
+        {
+            server.Release.Set();
+            foreach (var socket in sockets)
+                socket?.Dispose();
         }
     }
 }
