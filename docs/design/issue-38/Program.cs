@@ -82,9 +82,14 @@ sealed class SleepyServer(IPAddress address, int port) : TcpServer(address, port
 
 sealed class SleepySession(TcpServer server) : TcpSession(server)
 {
+    // Decided by the connection's first read: 32 bytes of 'S' make it a sleeper (other load, e.g. echo_load's byte
+    // stream, never sleeps).
+    private bool? _sleeper;
+
     protected override void OnReceived(byte[] buffer, long offset, long size)
     {
-        if (buffer[offset] == (byte)'S')
+        _sleeper ??= size >= 32 && buffer.AsSpan((int)offset, 32).IndexOfAnyExcept((byte)'S') < 0;
+        if (_sleeper == true)
             Thread.Sleep(100);
         SendAsync(buffer, offset, size);
     }
