@@ -70,15 +70,16 @@ internal sealed class SessionRegistry<TSession>
 
     /// <summary>
     /// Disconnects <paramref name="sessions"/> for a server stop and waits, bounded by their longest disconnect timeout,
-    /// until they have closed; what is left then is closed at once. Inside a hook, or on an event loop's thread (whose
-    /// loop the closes may need), it only starts the disconnects.
+    /// until they have closed; what is left then is closed at once. Inside a hook it only starts the disconnects (the
+    /// closes may need that hook to return); on an event loop's thread the loop is handed on before it waits.
     /// </summary>
     public static void Stop(TSession[] sessions)
     {
         foreach (var session in sessions)
             session.DisconnectForStop();
-        if (Hooks.InsideAny || EventLoop.IsLoopThread || sessions.Length == 0)
+        if (Hooks.InsideAny || sessions.Length == 0)
             return;
+        EventLoop.HandOffBeforeWaiting();
         var longest = sessions.Max(s => s.OptionDisconnectTimeout);
         var closed = sessions.Select(s => s.Completion).ToArray();
         if (Task.WaitAll(closed, longest + TimeSpan.FromSeconds(1)))

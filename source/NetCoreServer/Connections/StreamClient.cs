@@ -118,15 +118,15 @@ public abstract class StreamClient : StreamConnection, IProtocolClient
     /// <summary>
     /// Connects synchronously. Like NetCoreServer, it does not start receiving: call <see cref="StreamConnection.ReceiveAsync"/>
     /// to get <see cref="StreamConnection.OnReceived"/> calls, or use the blocking <c>Receive</c>. On an event loop's
-    /// thread (a hook with <c>OptionEventLoops</c>) it throws instead of blocking the loop: use <see cref="ConnectAsync"/>.
+    /// thread (a hook with <c>OptionEventLoops</c>) the loop is handed to another thread first (see
+    /// <see cref="EventLoops.HandoffThreshold"/>): the connect, and a TLS handshake with a server of the same loop, go on.
     /// </summary>
     /// <returns>True when connected.</returns>
-    /// <exception cref="InvalidOperationException">Called on an event loop's thread.</exception>
     public virtual bool Connect()
     {
-        EventLoop.ThrowIfLoopThread(nameof(Connect), nameof(ConnectAsync));
         if (!TryBeginConnect())
             return false;
+        EventLoop.HandOffBeforeWaiting();
         Socket? socket = null;
         try
         {
@@ -198,9 +198,10 @@ public abstract class StreamClient : StreamConnection, IProtocolClient
     /// </summary>
     /// <remarks>
     /// Unlike <see cref="DisconnectAndWaitAsync"/> it does not wait for the server to end its side (that server may need
-    /// this thread's pool). Inside one of this client's hooks, or on an event loop's thread, it starts the disconnect and
-    /// returns without waiting: the disconnect hooks then run after the calling hook returns. The hooks are waited for
-    /// at most 30 s after the close, so that one waiting for this very thread (a UI Invoke) stalls the caller, not forever.
+    /// this thread's pool). Inside one of this client's hooks it starts the disconnect and returns without waiting: the
+    /// disconnect hooks then run after the calling hook returns. On an event loop's thread the loop is handed to another
+    /// thread before it waits. The hooks are waited for at most 30 s after the close, so that one waiting for this very
+    /// thread (a UI Invoke) stalls the caller, not forever.
     /// </remarks>
     /// <returns>False if neither connected nor connecting, or if a disconnect had already started.</returns>
     public virtual bool Disconnect()
@@ -239,18 +240,13 @@ public abstract class StreamClient : StreamConnection, IProtocolClient
 
     void IProtocolClient.Abort(DisconnectReason reason) => Abort(reason);
 
-    /// <summary>Disconnects, then connects synchronously. On an event loop's thread it throws, as <see cref="Connect"/> does: use <see cref="ReconnectAsync"/>.</summary>
+    /// <summary>Disconnects, then connects synchronously; on an event loop's thread as <see cref="Disconnect"/> and <see cref="Connect"/> are.</summary>
     /// <returns>False if not connected or if the new connect failed.</returns>
-    /// <exception cref="InvalidOperationException">Called on an event loop's thread.</exception>
-    public virtual bool Reconnect()
-    {
-        EventLoop.ThrowIfLoopThread(nameof(Reconnect), nameof(ReconnectAsync));
-        return Disconnect() && Connect();
-    }
+    public virtual bool Reconnect() => Disconnect() && Connect();
 
     /// <summary>
     /// Disconnects, then starts an asynchronous connect. Where <see cref="Disconnect"/> does not wait (inside this
-    /// client's hooks, on an event loop's thread) the connect starts once the disconnect has completed.
+    /// client's hooks) the connect starts once the disconnect has completed.
     /// </summary>
     /// <returns>False if not connected or the connect could not start.</returns>
     public virtual bool ReconnectAsync()
@@ -270,15 +266,18 @@ public abstract class StreamClient : StreamConnection, IProtocolClient
 
     /// <summary>
     /// Blocks until <paramref name="engine"/> has finished, OnDisconnected included, as NetCoreServer's synchronous
-    /// teardown has when its call returns; returns at once inside this client's hooks or on an event loop's thread
-    /// (the teardown may need that very thread). Past <paramref name="closeWait"/> the socket is closed here.
+    /// teardown has when its call returns; returns at once inside this client's hooks (the teardown needs them to
+    /// return). On an event loop's thread the loop is handed on first (the teardown may need that loop). Past
+    /// <paramref name="closeWait"/> the socket is closed here.
     /// </summary>
     /// <param name="engine">The connection being ended (or about to be: a WebSocket close handshake under way).</param>
     /// <param name="closeWait">How long the close may take: the disconnect timeout, plus the close timeout for WebSocket.</param>
     private protected void WaitDisconnected(StreamSessionEngine engine, TimeSpan closeWait)
     {
-        if (IsInsideOwnHook || EventLoop.IsLoopThread)
+        if (IsInsideOwnHook)
             return;
+        if (!engine.Completion.IsCompleted)
+            EventLoop.HandOffBeforeWaiting();
         if (engine.Completion.Wait(closeWait))
             return;
         // The engine's timers would close it by now, but they run on the thread pool, which callers blocked here can

@@ -28,7 +28,7 @@ public abstract partial class StreamConnection
     /// <summary>
     /// Sends data synchronously: when nothing is queued it is written straight to the socket; otherwise it is
     /// queued behind earlier data and the call waits until it has been handed over. Raises <see cref="OnSent"/>. On an
-    /// event loop's thread it queues and returns as <c>SendAsync</c> does: waiting there could wait for the loop.
+    /// event loop's thread it queues, and a wait hands the loop to another thread first (see <see cref="EventLoops.HandoffThreshold"/>).
     /// </summary>
     /// <param name="buffer">Data to send; not kept after the call returns.</param>
     /// <returns>Bytes sent; 0 when not connected.</returns>
@@ -265,11 +265,10 @@ public abstract partial class StreamConnection
     /// <summary>
     /// Blocking receive for connections that do not run the receive loop (a client after the synchronous
     /// <c>Connect</c>, before <see cref="ReceiveAsync"/>). Raises <see cref="OnReceived"/> with the data. On an event
-    /// loop's thread it throws instead of waiting there for the peer: use <see cref="ReceiveAsync"/>.
+    /// loop's thread the loop is handed to another thread first (see <see cref="EventLoops.HandoffThreshold"/>).
     /// </summary>
     /// <param name="buffer">Buffer to fill.</param>
     /// <returns>Bytes received; 0 when not connected, when the peer closed, or while the receive loop runs.</returns>
-    /// <exception cref="InvalidOperationException">Called on an event loop's thread.</exception>
     public virtual long Receive(byte[] buffer) => Receive(buffer, 0, buffer.Length);
 
     /// <summary>Blocking receive into part of a buffer; see <see cref="Receive(byte[])"/>.</summary>
@@ -277,13 +276,12 @@ public abstract partial class StreamConnection
     /// <param name="offset">Where to start writing.</param>
     /// <param name="size">Most bytes to read.</param>
     /// <returns>Bytes received.</returns>
-    /// <exception cref="InvalidOperationException">Called on an event loop's thread.</exception>
     public virtual long Receive(byte[] buffer, long offset, long size)
     {
         var engine = Engine;
         if (engine == null)
             return 0;
-        Transports.EventLoop.ThrowIfLoopThread(nameof(Receive), nameof(ReceiveAsync));
+        Transports.EventLoop.HandOffBeforeWaiting();
         var result = engine.ReceiveBlocking(buffer.AsSpan(checked((int)offset), checked((int)size)));
         if (result.Bytes > 0)
         {

@@ -10,7 +10,7 @@ public abstract partial class StreamServer<TSession>
 {
     /// <summary>
     /// Stops accepting, disconnects every session gracefully and waits (bounded by their disconnect timeout) until they
-    /// have closed. Inside a hook, or on an event loop's thread, it does not wait. Hooks: OnStopping, the sessions'
+    /// have closed. Inside a hook it does not wait; on an event loop's thread the loop is handed on before it waits. Hooks: OnStopping, the sessions'
     /// disconnect hooks, OnStopped.
     /// </summary>
     /// <returns>False if not started.</returns>

@@ -210,9 +210,9 @@ internal sealed class SendPipeline
 
     /// <summary>
     /// NetCoreServer's blocking send of a message in one or two pieces, as one unit: blocks until the bytes are handed to
-    /// the transport, in order with queued sends. It writes directly when nothing else is sending; otherwise it queues
-    /// and waits, except where waiting would wait on itself (inside OnSent/OnEmpty, inside a hook before the TLS
-    /// handshake, or on an event loop's thread), where it queues and returns.
+    /// the transport, in order with queued sends. It writes directly when nothing else is sending (not on a loop's
+    /// thread); otherwise it queues and waits (a loop's thread hands its loop off first), except inside OnSent/OnEmpty or
+    /// a hook before the TLS handshake, where waiting would wait on itself: there it queues and returns.
     /// </summary>
     public long SendBlocking(ReadOnlySpan<byte> head, ReadOnlySpan<byte> body)
     {
@@ -239,7 +239,7 @@ internal sealed class SendPipeline
             {
                 Append(head, body, options, held);
                 start = Accepted(length, mayHold: false, options, held);
-                if (!onLoop && !Hooks.Inside(_engine, HookKind.Sending) && (_engine.Ready || !Hooks.Inside(_engine)))
+                if (!Hooks.Inside(_engine, HookKind.Sending) && (_engine.Ready || !Hooks.Inside(_engine)))
                     wait = AddWaiter(held);
             }
         }
@@ -249,6 +249,8 @@ internal sealed class SendPipeline
             _backpressure.Notify();
             if (start)
                 _loop.Run();
+            if (wait is { IsCompleted: false })
+                ThreadRole.HandOffLoop();
             return wait == null || wait.GetAwaiter().GetResult() ? length : 0;
         }
         // The sender role is held: nothing can come between the two pieces.

@@ -6,7 +6,7 @@ namespace NetCoreServer.Transports;
 /// <summary>
 /// The blocking send and receive of NetCoreServer's synchronous API on a plain socket, blocking or not: a non-blocking
 /// one (on an event loop) waits in <see cref="Socket.Poll(int, SelectMode)"/>, bounded by the socket's send or receive
-/// timeout as a blocking one is.
+/// timeout as a blocking one is. On an event loop's thread the loop is handed on before the wait.
 /// </summary>
 internal static class BlockingCalls
 {
@@ -21,6 +21,7 @@ internal static class BlockingCalls
                 var n = socket.Send(data.Slice(sent), SocketFlags.None, out var error);
                 if (error == SocketError.WouldBlock)
                 {
+                    ThreadRole.HandOffLoop();
                     if (!socket.Poll(Microseconds(socket.SendTimeout), SelectMode.SelectWrite))
                         return new IoResult(sent, SocketError.TimedOut);
                     continue;
@@ -47,6 +48,7 @@ internal static class BlockingCalls
                 var n = socket.Receive(buffer, SocketFlags.None, out var error);
                 if (error != SocketError.WouldBlock)
                     return new IoResult(n, error);
+                ThreadRole.HandOffLoop();
                 if (!socket.Poll(Microseconds(socket.ReceiveTimeout), SelectMode.SelectRead))
                     return IoResult.Failed(SocketError.TimedOut);
             }

@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Concurrent;
 using System.Collections.Generic;
+using System.Diagnostics.CodeAnalysis;
 using System.Net.Sockets;
 using System.Runtime.InteropServices;
 using System.Threading;
@@ -8,18 +9,23 @@ using System.Threading;
 namespace NetCoreServer.Transports;
 
 /// <summary>
-/// One thread waiting in its own Linux epoll set for the sockets of <see cref="EpollTransport"/>s, and running their
-/// completions (and so the engine's loops and the hooks) on itself. The loops are process-wide and created on first
-/// use: a server or client asking for N loops spreads its connections over the first N, round robin. A loop that
-/// serves nothing waits in <c>epoll_wait</c> and uses no CPU.
+/// One Linux epoll set waiting for the sockets of <see cref="EpollTransport"/>s, served by one thread at a time, which
+/// runs their completions (and so the engine's loops and the hooks). The loops are process-wide and created on first
+/// use: a server or client asking for N loops spreads its connections over the first N, round robin. A loop that serves
+/// nothing waits in <c>epoll_wait</c> and uses no CPU.
 /// </summary>
 /// <remarks>
 /// Each socket is registered once, edge-triggered for reading and writing; the transport keeps what the edges said
 /// (see <see cref="EpollTransport"/>). An event names its transport by a token, the slot in this loop's table and a
 /// number never used before, so an event that was already returned for a transport closed since (whose slot may be
 /// taken again) reaches nobody. Other threads hand a transport's read to the loop through <see cref="Post"/>, which wakes
-/// it through an eventfd in the same set. Loops live as long as the process (two descriptors and a parked thread each):
-/// see docs/design/event-loops.md for why none is closed.
+/// it through an eventfd in the same set. Loops live as long as the process (two descriptors each): see
+/// docs/design/event-loops.md for why none is closed.
+/// The handoff: what a pass of the loop has still to do (the events <c>epoll_wait</c> returned, the posted and deferred
+/// reads) lives in this object, not on a thread's stack, and every completion runs as one numbered turn. When a turn
+/// runs too long (a hook that blocks; <see cref="LoopWatchdog"/>) or its hook is about to wait (a blocking call), the
+/// loop is taken from that thread between two atomic steps and given to another of <see cref="LoopThreads"/>, which goes
+/// on with the pass; the old thread finishes its turn outside the loop and leaves (see <see cref="Serve"/>).
 /// </remarks>
 internal sealed class EventLoop
 {
@@ -28,13 +34,20 @@ internal sealed class EventLoop
     // The eventfd's token: no slot is ever this large.
     private const ulong WakeToken = ulong.MaxValue;
 
+    // The mask a turn gets for a posted or deferred read: epoll never returns an entry without an event bit.
+    private const uint RunDeferredMask = 0;
+
     // An unexpected epoll_wait error is retried after this long, doubling up to a second.
     private const int FirstBackoffMs = 10;
     private const int MaxBackoffMs = 1000;
 
+    // The turn word: the holding thread's managed id in the high half, the turn count in the low half (odd in a turn).
+    private const long CounterMask = 0xFFFFFFFF;
+
     private static readonly object s_create = new();
     private static EventLoop[] s_loops = [];
     private static int s_next;
+    private static long s_handoffs;
 
     // epoll_event is packed on x86 and x86-64 (12 bytes, the data at offset 4) and naturally aligned elsewhere (16, at 8).
     private static readonly bool s_packed = RuntimeInformation.ProcessArchitecture is Architecture.X64 or Architecture.X86;
@@ -47,8 +60,9 @@ internal sealed class EventLoop
     private readonly int _epoll;
     private readonly Stack<int> _free = new();
     // Transports whose connection used up its turn (see EpollTransport.TryReceive): run again after the next look at
-    // the epoll set, so one busy connection cannot keep the loop from the others. Touched by the loop's thread only.
-    private readonly Queue<EpollTransport> _deferred = new();
+    // the epoll set, so one busy connection cannot keep the loop from the others. Concurrent: a thread that loses the
+    // loop between its look and the enqueue still adds here (and then wakes the loop).
+    private readonly ConcurrentQueue<EpollTransport> _deferred = new();
     // Transports whose read another thread handed over (see Post); the eventfd wakes the loop for them.
     private readonly ConcurrentQueue<EpollTransport> _posted = new();
     private readonly int _wake;
@@ -57,55 +71,82 @@ internal sealed class EventLoop
     private int _used;
     private uint _registrations;
 
-    private EventLoop(int index)
+    // The pass under way, read and written by the thread holding the loop (handed over with it): the entries epoll_wait
+    // returned (pinned once: the array stays fixed while epoll_wait blocks on it), the next one, whether posted reads
+    // are being drained, and how many deferred ones are left (-1 until the events are done).
+    private readonly byte[] _events = GC.AllocateArray<byte>(MaxEvents * s_stride, pinned: true);
+    private int _count;
+    private int _index;
+    private bool _drainPosted;
+    private int _deferredLeft = -1;
+    private int _backoff;
+
+    // See CounterMask. Written by the holder (a plain store to start a turn, a compare-exchange to end it) and by a
+    // handoff (a compare-exchange of a turn in progress): the holder that ends its turn and a handoff cannot both win.
+    private long _turn;
+    // epoll_waits returned, for the watchdog (incremented with a full fence: see LoopWatchdog.Nudge).
+    private long _passes;
+
+    private EventLoop()
     {
-        _epoll = Native.epoll_create1(Native.EPOLL_CLOEXEC);
+        _epoll = EpollNative.epoll_create1(EpollNative.EPOLL_CLOEXEC);
         if (_epoll < 0)
             throw new SocketException(Marshal.GetLastPInvokeError());
-        _wake = Native.eventfd(0, Native.EFD_NONBLOCK | Native.EFD_CLOEXEC);
+        _wake = EpollNative.eventfd(0, EpollNative.EFD_NONBLOCK | EpollNative.EFD_CLOEXEC);
         var ev = new byte[16];
         var wakeEvents = Mask.In;
         var wakeToken = WakeToken;
         MemoryMarshal.Write(ev, in wakeEvents);
         MemoryMarshal.Write(ev.AsSpan(s_dataOffset), in wakeToken);
-        if (_wake < 0 || Native.epoll_ctl(_epoll, Native.EPOLL_CTL_ADD, _wake, ev) != 0)
+        if (_wake < 0 || EpollNative.epoll_ctl(_epoll, EpollNative.EPOLL_CTL_ADD, _wake, ev) != 0)
         {
             var error = Marshal.GetLastPInvokeError();
             if (_wake >= 0)
-                Native.close(_wake);
-            Native.close(_epoll);
+                EpollNative.close(_wake);
+            EpollNative.close(_epoll);
             throw new SocketException(error);
         }
-        var thread = new Thread(Run) { IsBackground = true, Name = $"NetCoreServer event loop {index}" };
-        thread.UnsafeStart();
+        LoopWatchdog.Start();
+        LoopThreads.Serve(this);
     }
 
-    /// <summary>
-    /// True on an event loop's thread: a call that blocks there stalls every connection of the loop, and one that waits
-    /// for a socket of the same loop waits forever (the engine queues a blocking send instead; see SendBlocking).
-    /// </summary>
-    public static bool IsLoopThread => ThreadRole.IsLoop;
+    /// <summary>The loops made so far (the watchdog's list).</summary>
+    internal static EventLoop[] All => Volatile.Read(ref s_loops);
+
+    /// <summary>Loops handed from one thread to another since the process started (the watchdog's and the blocking calls').</summary>
+    internal static long Handoffs => Interlocked.Read(ref s_handoffs);
 
     /// <summary>
-    /// The one guard of the blocking members that cannot queue and return (connect, receive): on an event loop's thread
-    /// it throws, naming the asynchronous member to use, instead of letting the call wait there. Waiting stalls every
-    /// connection of the loop and may wait for this loop or another one that waits on it, which is a deadlock.
+    /// The one step every blocking member takes before it waits (connect, receive, a send, close or disconnect that
+    /// waits, a stop): on the thread holding an event loop, the loop goes to another thread now, without waiting for
+    /// the watchdog, so the wait stalls only the caller and what it waits for (often work of this same loop) gets done.
+    /// Elsewhere it does nothing. See docs/design/event-loops.md.
     /// </summary>
-    /// <param name="call">The blocking member, as the user wrote it (e.g. "Connect").</param>
-    /// <param name="asyncMember">What to call instead (e.g. "ConnectAsync").</param>
-    /// <exception cref="InvalidOperationException">Called on an event loop's thread.</exception>
-    public static void ThrowIfLoopThread(string call, string asyncMember)
-    {
-        if (IsLoopThread)
-            throw new InvalidOperationException(
-                $"{call} blocks and was called on an event-loop thread (OptionEventLoops), where waiting stalls every connection of the loop and can wait for the loop itself: use {asyncMember} instead.");
-    }
+    public static void HandOffBeforeWaiting() => ThreadRole.HandOffLoop();
 
-    /// <summary>True on this loop's own thread.</summary>
+    /// <summary>True on the thread that holds this loop now.</summary>
     public bool IsCurrent => ThreadRole.IsLoopOf(this);
 
     /// <summary>Whether this system has epoll (Linux); elsewhere the option asking for event loops is ignored.</summary>
     public static bool IsSupported => OperatingSystem.IsLinux();
+
+    /// <summary>The turn word now (see <see cref="CounterMask"/>).</summary>
+    internal long Turn => Volatile.Read(ref _turn);
+
+    /// <summary>How many times <c>epoll_wait</c> has returned.</summary>
+    internal long Passes => Volatile.Read(ref _passes);
+
+    /// <summary>The managed id of the thread holding the loop now; 0 while it waits for one.</summary>
+    internal int Holder => HolderOf(Turn);
+
+    /// <summary>The holder named by a turn word.</summary>
+    internal static int HolderOf(long turn) => (int)(turn >> 32);
+
+    /// <summary>True for a turn word taken while a completion ran.</summary>
+    internal static bool InTurn(long turn) => (turn & 1) != 0;
+
+    // The next turn word: the count goes up by one, the holder stays.
+    private static long Advance(long turn) => (turn & ~CounterMask) | ((turn + 1) & CounterMask);
 
     /// <summary>One of the first <paramref name="count"/> loops, round robin; the loops are made on first need.</summary>
     public static EventLoop Pick(int count)
@@ -121,7 +162,7 @@ internal sealed class EventLoop
                 {
                     var more = new EventLoop[loops.Length + 1];
                     Array.Copy(loops, more, loops.Length);
-                    more[loops.Length] = new EventLoop(loops.Length);
+                    more[loops.Length] = new EventLoop();
                     Volatile.Write(ref s_loops, more);
                     loops = more;
                 }
@@ -149,10 +190,10 @@ internal sealed class EventLoop
         }
         // The epoll_event to add, in a buffer of the registering thread's (accepts run on several threads).
         var ev = t_event ??= new byte[16];
-        var events = Mask.In | Mask.Pri | Mask.Out | Mask.RdHup | Native.EPOLLET;
+        var events = Mask.In | Mask.Pri | Mask.Out | Mask.RdHup | EpollNative.EPOLLET;
         MemoryMarshal.Write(ev, in events);
         MemoryMarshal.Write(ev.AsSpan(s_dataOffset), in token);
-        if (Native.epoll_ctl(_epoll, Native.EPOLL_CTL_ADD, fd, ev) != 0)
+        if (EpollNative.epoll_ctl(_epoll, EpollNative.EPOLL_CTL_ADD, fd, ev) != 0)
         {
             var error = Marshal.GetLastPInvokeError();
             Release(transport);
@@ -164,7 +205,7 @@ internal sealed class EventLoop
     public void Unregister(EpollTransport transport, int fd)
     {
         if (fd >= 0)
-            Native.epoll_ctl(_epoll, Native.EPOLL_CTL_DEL, fd, null);
+            EpollNative.epoll_ctl(_epoll, EpollNative.EPOLL_CTL_DEL, fd, null);
         Release(transport);
     }
 
@@ -188,97 +229,162 @@ internal sealed class EventLoop
     public void Post(EpollTransport transport)
     {
         _posted.Enqueue(transport);
+        Wake();
+    }
+
+    /// <summary>Runs the transport's <see cref="EpollTransport.RunDeferred"/> after the loop has looked at its set again; from its holder.</summary>
+    public void Defer(EpollTransport transport)
+    {
+        _deferred.Enqueue(transport);
+        // Handed on between the caller's look and the enqueue: the new holder may already wait in epoll_wait.
+        if (!IsCurrent)
+            Wake();
+    }
+
+    private void Wake()
+    {
         if (Interlocked.Exchange(ref _wakePending, 1) == 0)
         {
             ulong one = 1;
-            Native.write(_wake, ref one, sizeof(ulong));
+            EpollNative.write(_wake, ref one, sizeof(ulong));
         }
     }
 
-    /// <summary>Runs the transport's <see cref="EpollTransport.RunDeferred"/> after the loop has looked at its set again; loop thread only.</summary>
-    public void Defer(EpollTransport transport)
+    /// <summary>
+    /// Gives the loop, in the middle of <paramref name="turn"/>, to another thread, if that turn is still under way: the
+    /// thread running it then leaves the loop when the turn ends. From the watchdog, or the holder itself before it waits.
+    /// </summary>
+    /// <returns>True when this call took the loop from its holder.</returns>
+    internal bool TryHandOff(long turn)
     {
-        System.Diagnostics.Debug.Assert(IsCurrent, "deferred from the loop's own thread");
-        _deferred.Enqueue(transport);
+        if (!InTurn(turn) || Interlocked.CompareExchange(ref _turn, Advance(turn) & CounterMask, turn) != turn)
+            return false;
+        Interlocked.Increment(ref s_handoffs);
+        LoopThreads.Serve(this);
+        return true;
     }
 
-    private void Run()
+    /// <summary>The thread given the loop (by <see cref="LoopThreads"/>) names itself its holder; see <see cref="ThreadRole"/>.</summary>
+    internal void Seat(int thread) => Volatile.Write(ref _turn, ((long)thread << 32) | (Volatile.Read(ref _turn) & CounterMask));
+
+    /// <summary>
+    /// Serves the loop on the calling thread, from where the pass stands, until the loop is handed to another thread;
+    /// returns once the turn this thread was in then has ended.
+    /// </summary>
+    internal void Serve()
     {
         ThreadRole.BecomeLoop(this);
-        // Pinned once: the array stays fixed while epoll_wait blocks on it.
-        var events = GC.AllocateArray<byte>(MaxEvents * s_stride, pinned: true);
-        var backoff = 0;
-        while (true)
+        try
         {
-            // With deferred work waiting, only look at what is ready now.
-            var count = Native.epoll_wait(_epoll, events, MaxEvents, _deferred.Count > 0 ? 0 : -1);
-            if (count < 0)
+            while (true)
             {
-                // EINTR (a signal) is the only error a valid set gives; anything else would spin, so it is reported
-                // once per streak and retried, backing off to a second.
-                var error = Marshal.GetLastPInvokeError();
-                if (error == Native.EINTR)
-                    continue;
-                if (backoff == 0)
-                    LoopFaults.Report(new SocketException(error));
-                backoff = Math.Min(MaxBackoffMs, Math.Max(FirstBackoffMs, backoff * 2));
-                Thread.Sleep(backoff);
-                continue;
+                if (!Next(out var transport, out var mask))
+                    Poll();
+                else if (!RunTurn(transport, mask))
+                    return;
             }
-            backoff = 0;
-            var slots = Volatile.Read(ref _slots);
-            for (var i = 0; i < count; i++)
-            {
-                var entry = events.AsSpan(i * s_stride, s_stride);
-                var mask = MemoryMarshal.Read<uint>(entry);
-                var token = MemoryMarshal.Read<ulong>(entry.Slice(s_dataOffset));
-                if (token == WakeToken)
-                {
-                    RunPosted();
-                    continue;
-                }
-                var slot = (int)(uint)token;
-                if (slot >= slots.Length)
-                    slots = Volatile.Read(ref _slots);
-                var transport = slot < slots.Length ? slots[slot] : null;
-                if (transport == null || transport.Token != token)
-                    continue;
-                try
-                {
-                    transport.OnEvents(mask);
-                }
-                catch (Exception exception)
-                {
-                    // Nothing may end the loop that serves the others: the connection fails (its OnError) and closes.
-                    Faulted(transport, exception);
-                }
-            }
-            // Those deferred before this pass; a connection deferred again now waits for the next one.
-            for (var n = _deferred.Count; n > 0; n--)
-                RunDeferred(_deferred.Dequeue());
+        }
+        finally
+        {
+            ThreadRole.LeaveLoop();
         }
     }
 
-    private void RunPosted()
+    /// <summary>Runs one completion as a turn; false when the loop was handed on meanwhile (this thread then leaves it).</summary>
+    private bool RunTurn(EpollTransport transport, uint mask)
     {
-        ulong count = 0;
-        Native.read(_wake, ref count, sizeof(ulong));
-        // Cleared before the drain: a post that finds it clear writes again, so nothing posted waits unseen.
-        Volatile.Write(ref _wakePending, 0);
-        while (_posted.TryDequeue(out var transport))
-            RunDeferred(transport);
-    }
-
-    private static void RunDeferred(EpollTransport transport)
-    {
+        var turn = Advance(_turn);
+        Volatile.Write(ref _turn, turn);
         try
         {
-            transport.RunDeferred();
+            if (mask == RunDeferredMask)
+                transport.RunDeferred();
+            else
+                transport.OnEvents(mask);
         }
         catch (Exception exception)
         {
+            // Nothing may end the loop that serves the others: the connection fails (its OnError) and closes.
             Faulted(transport, exception);
         }
+        return Interlocked.CompareExchange(ref _turn, Advance(turn), turn) == turn;
+    }
+
+    /// <summary>The next completion of the pass (posted reads when the eventfd said so, then events, then deferred reads); false when the pass is done.</summary>
+    private bool Next([NotNullWhen(true)] out EpollTransport? transport, out uint mask)
+    {
+        mask = RunDeferredMask;
+        while (true)
+        {
+            if (_drainPosted)
+            {
+                if (_posted.TryDequeue(out transport))
+                    return true;
+                _drainPosted = false;
+            }
+            if (_index < _count)
+            {
+                var entry = _events.AsSpan(_index++ * s_stride, s_stride);
+                var token = MemoryMarshal.Read<ulong>(entry.Slice(s_dataOffset));
+                if (token == WakeToken)
+                {
+                    TakeWake();
+                    continue;
+                }
+                var slots = Volatile.Read(ref _slots);
+                var slot = (int)(uint)token;
+                transport = slot < slots.Length ? slots[slot] : null;
+                if (transport == null || transport.Token != token)
+                    continue;
+                mask = MemoryMarshal.Read<uint>(entry);
+                return true;
+            }
+            // Those deferred before this point; a connection deferred again now waits for the next pass.
+            if (_deferredLeft < 0)
+                _deferredLeft = _deferred.Count;
+            if (_deferredLeft > 0 && _deferred.TryDequeue(out transport))
+            {
+                _deferredLeft--;
+                return true;
+            }
+            _deferredLeft = 0;
+            transport = null;
+            return false;
+        }
+    }
+
+    private void TakeWake()
+    {
+        ulong count = 0;
+        EpollNative.read(_wake, ref count, sizeof(ulong));
+        // Cleared before the drain: a post that finds it clear writes again, so nothing posted waits unseen.
+        Volatile.Write(ref _wakePending, 0);
+        _drainPosted = true;
+    }
+
+    /// <summary>Waits in the set for the next pass (only looks, with deferred reads waiting).</summary>
+    private void Poll()
+    {
+        var count = EpollNative.epoll_wait(_epoll, _events, MaxEvents, _deferred.IsEmpty ? -1 : 0);
+        if (count < 0)
+        {
+            // EINTR (a signal) is the only error a valid set gives; anything else would spin, so it is reported once
+            // per streak and retried, backing off to a second.
+            var error = Marshal.GetLastPInvokeError();
+            if (error == EpollNative.EINTR)
+                return;
+            if (_backoff == 0)
+                LoopFaults.Report(new SocketException(error));
+            _backoff = Math.Min(MaxBackoffMs, Math.Max(FirstBackoffMs, _backoff * 2));
+            Thread.Sleep(_backoff);
+            return;
+        }
+        _backoff = 0;
+        _count = count;
+        _index = 0;
+        _deferredLeft = -1;
+        Interlocked.Increment(ref _passes);
+        LoopWatchdog.Nudge();
     }
 
     /// <summary>An exception from the library's own code (hooks have theirs caught before): reported, and the connection closed.</summary>
@@ -293,39 +399,6 @@ internal sealed class EventLoop
         {
             // Closing the socket failed as well: it is out of the set or already closed; the loop goes on.
         }
-    }
-
-    private static class Native
-    {
-        public const int EPOLL_CLOEXEC = 0x80000;
-        public const int EPOLL_CTL_ADD = 1;
-        public const int EPOLL_CTL_DEL = 2;
-        public const uint EPOLLET = 0x80000000;
-        public const int EINTR = 4;
-        public const int EFD_NONBLOCK = 0x800;
-        public const int EFD_CLOEXEC = 0x80000;
-
-        [DllImport("libc", SetLastError = true)]
-        public static extern int epoll_create1(int flags);
-
-        [DllImport("libc", SetLastError = true)]
-        // The event may be null for EPOLL_CTL_DEL (Linux 2.6.9 and later).
-        public static extern int epoll_ctl(int epfd, int op, int fd, byte[]? ev);
-
-        [DllImport("libc", SetLastError = true)]
-        public static extern int epoll_wait(int epfd, [Out] byte[] events, int maxevents, int timeout);
-
-        [DllImport("libc", SetLastError = true)]
-        public static extern int eventfd(uint initval, int flags);
-
-        [DllImport("libc", SetLastError = true)]
-        public static extern nint read(int fd, ref ulong value, nint count);
-
-        [DllImport("libc", SetLastError = true)]
-        public static extern nint write(int fd, ref ulong value, nint count);
-
-        [DllImport("libc", SetLastError = true)]
-        public static extern int close(int fd);
     }
 
     /// <summary>The readiness bits registered for and handed to <see cref="EpollTransport.OnEvents"/> (epoll's EPOLLIN, EPOLLPRI, ...).</summary>

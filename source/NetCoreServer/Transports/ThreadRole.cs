@@ -3,30 +3,54 @@ using System;
 namespace NetCoreServer.Transports;
 
 /// <summary>
-/// What the calling thread does for the library, in one place: whether it is an event loop's thread (where nothing may
-/// wait), and whose read it hands to the hooks now (the send cork: what those hooks send leaves once the read is handled).
+/// What the calling thread does for the library, in one place: whether it holds an event loop now (where a wait stalls
+/// the loop's other connections), and whose read it hands to the hooks now (the send cork: what those hooks send
+/// leaves once the read is handled).
 /// </summary>
 /// <remarks>
-/// Two thread-statics, read and written only here. The event-loop handoff (a loop thread that blocks inside a hook is
-/// replaced, and stops being the loop) changes this type alone: <see cref="IsLoop"/> then answers for the thread that
-/// is the loop now, and a handed-off delivery ends its cork. Design: docs/design/engine.md ("Which thread").
+/// Which thread holds a loop is the loop's own turn word (<see cref="EventLoop.Holder"/>), which a handoff changes in
+/// the same atomic step that takes the loop's current turn from its thread: a thread whose loop was handed on while it
+/// was inside a hook answers <see cref="IsLoop"/> false from that instant, though nothing ran on it. Its delivery and
+/// cork stay its own: the hook it is in still belongs to that read, and what it sends leaves when the read is handled,
+/// as on the thread pool. The two thread-statics are read and written only here. Design: docs/design/engine.md
+/// ("Which thread") and docs/design/event-loops.md (the handoff).
 /// </remarks>
 internal static class ThreadRole
 {
+    // The loop this thread was given last (it holds it while the loop's turn word names it).
     [ThreadStatic]
-    private static object? t_loop;
+    private static EventLoop? t_loop;
 
     [ThreadStatic]
     private static object? t_delivering;
 
-    /// <summary>True on an event loop's thread: a call that waits there stalls every connection of the loop.</summary>
-    public static bool IsLoop => t_loop != null;
+    /// <summary>True on the thread that holds an event loop now: a call that waits there stalls every connection of the loop.</summary>
+    public static bool IsLoop => t_loop is { } loop && loop.Holder == Environment.CurrentManagedThreadId;
 
-    /// <summary>True on the thread of <paramref name="loop"/>.</summary>
-    public static bool IsLoopOf(object loop) => ReferenceEquals(t_loop, loop);
+    /// <summary>True on the thread that holds <paramref name="loop"/> now.</summary>
+    public static bool IsLoopOf(EventLoop loop) => loop.Holder == Environment.CurrentManagedThreadId;
 
-    /// <summary>Marks the calling thread as <paramref name="loop"/>'s for the rest of its life (the loop's own thread, once).</summary>
-    public static void BecomeLoop(object loop) => t_loop = loop;
+    /// <summary>The calling thread, given <paramref name="loop"/> by <see cref="LoopThreads"/>, holds it from now on.</summary>
+    public static void BecomeLoop(EventLoop loop)
+    {
+        t_loop = loop;
+        loop.Seat(Environment.CurrentManagedThreadId);
+    }
+
+    /// <summary>The calling thread has left the loop it was given (it was handed on, and the turn it was in has ended).</summary>
+    public static void LeaveLoop() => t_loop = null;
+
+    /// <summary>
+    /// Before the calling thread waits: if it holds a loop, in a turn, the loop goes to another thread now rather than when
+    /// the watchdog notices. Returns true when it did; the caller then waits as on any thread.
+    /// </summary>
+    public static bool HandOffLoop()
+    {
+        if (t_loop is not { } loop)
+            return false;
+        var turn = loop.Turn;
+        return EventLoop.HolderOf(turn) == Environment.CurrentManagedThreadId && loop.TryHandOff(turn);
+    }
 
     /// <summary>The connection whose read the calling thread hands to its hooks now, or null.</summary>
     public static object? Delivery => t_delivering;

@@ -85,7 +85,7 @@ public class HttpClient : TcpClient, IHttpClientHost
 
     /// <summary>
     /// Sends a request (head and body as one unit) and waits until it is handed to the socket. On an event loop's thread
-    /// it queues and returns: waiting there could wait for the loop.
+    /// a wait hands the loop to another thread first.
     /// </summary>
     /// <param name="request">The request; not kept after the call returns.</param>
     /// <returns>Bytes of the request; 0 when not connected.</returns>

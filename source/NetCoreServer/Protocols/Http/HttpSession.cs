@@ -45,8 +45,8 @@ public class HttpSession : TcpSession, IHttpServerSessionHost
     /// Sends a response and waits until it is handed to the socket (a HEAD request gets the head only).
     /// </summary>
     /// <remarks>
-    /// Behind an earlier response that still goes out in pieces (see <see cref="SendResponseAsync(HttpResponse)"/>), and
-    /// on an event loop's thread, it is queued and this returns at once.
+    /// Behind an earlier response that still goes out in pieces (see <see cref="SendResponseAsync(HttpResponse)"/>), it is queued
+    /// and this returns at once. On an event loop's thread a wait hands the loop to another thread first.
     /// </remarks>
     /// <param name="response">The response; not kept after the call returns.</param>
     /// <returns>Bytes of the response; 0 when not connected.</returns>

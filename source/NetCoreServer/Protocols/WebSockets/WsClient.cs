@@ -61,10 +61,9 @@ public class WsClient : HttpClient, IWebSocket, IWsClientHost
     /// Connects, then performs the upgrade before returning: the request is sent and the answer read here (bounded by
     /// <see cref="WsOptions.HandshakeTimeout"/>). As in NetCoreServer no receive loop starts: call
     /// <see cref="ReceiveAsync"/> for OnWsReceived calls, or <see cref="ReceiveText"/>/<see cref="ReceiveBinary"/>. On an
-    /// event loop's thread it throws instead of blocking the loop: use <see cref="ConnectAsync"/>.
+    /// event loop's thread the loop is handed to another thread first (see <see cref="EventLoops.HandoffThreshold"/>).
     /// </summary>
     /// <returns>True when connected and upgraded.</returns>
-    /// <exception cref="InvalidOperationException">Called on an event loop's thread.</exception>
     public override bool Connect()
     {
         _ws.PrepareBlockingConnect();

@@ -35,10 +35,10 @@ internal sealed class WsClientPeer : WsPeer<IWsClientHost>, IWsUpgradeClient
     /// <summary>The random 16 bytes of the current upgrade (its base64 is the Sec-WebSocket-Key).</summary>
     public byte[] Nonce => _nonce;
 
-    /// <summary>Before a synchronous Connect: never on an event loop's thread; blocking reads get their input buffer.</summary>
+    /// <summary>Before a synchronous Connect: an event loop's thread hands its loop on; blocking reads get their input buffer.</summary>
     public void PrepareBlockingConnect()
     {
-        EventLoop.ThrowIfLoopThread(nameof(StreamClient.Connect), nameof(StreamClient.ConnectAsync));
+        EventLoop.HandOffBeforeWaiting();
         var limit = Host.OptionReceiveBufferLimit;
         _input = new WsBlockingInput(limit > 0 ? limit : 1024 * 1024);
     }
@@ -131,7 +131,7 @@ internal sealed class WsClientPeer : WsPeer<IWsClientHost>, IWsUpgradeClient
         var engine = Host.Engine;
         if (ws == null || input == null || engine == null)
             return null;
-        EventLoop.ThrowIfLoopThread("ReceiveText/ReceiveBinary", nameof(StreamClient.ReceiveAsync));
+        EventLoop.HandOffBeforeWaiting();
         ws.CaptureNext();
         try
         {
@@ -151,13 +151,14 @@ internal sealed class WsClientPeer : WsPeer<IWsClientHost>, IWsUpgradeClient
     }
 
     // A client's Close and CloseAsync return once the connection has closed and OnDisconnected ran, as NetCoreServer's
-    // (reading the answer itself when no receive loop runs); not inside its own hooks, nor on an event loop's thread,
-    // where the close may need the loop.
+    // (reading the answer itself when no receive loop runs); not inside its own hooks, which the close needs to return.
+    // On an event loop's thread the loop is handed on first: the close may need it.
     private protected override void WaitClosed()
     {
         var engine = Host.Engine;
-        if (engine == null || Host.IsInsideOwnHook || EventLoop.IsLoopThread)
+        if (engine == null || Host.IsInsideOwnHook)
             return;
+        EventLoop.HandOffBeforeWaiting();
         var input = _input;
         if (input != null)
         {

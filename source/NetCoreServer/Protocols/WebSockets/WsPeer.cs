@@ -108,11 +108,14 @@ internal abstract class WsPeer<THost>
         var engine = Host.Engine;
         if (engine == null)
             return false;
-        // Waiting inside OnSent/OnEmpty waits for the send loop itself; on an event loop's thread, for the loop (or one
-        // that waits on it): the frame is queued, as SendAsync would, and the send counts as made.
-        if (Hooks.Inside(engine, HookKind.Sending) || EventLoop.IsLoopThread)
+        // Waiting inside OnSent/OnEmpty waits for the send loop itself: the frame is queued, as SendAsync would, and
+        // the send counts as made. On an event loop's thread the loop goes on elsewhere while this waits.
+        if (Hooks.Inside(engine, HookKind.Sending))
             return true;
-        return engine.Flush().GetAwaiter().GetResult();
+        var flushed = engine.Flush();
+        if (!flushed.IsCompleted)
+            EventLoop.HandOffBeforeWaiting();
+        return flushed.GetAwaiter().GetResult();
     }
 
     /// <summary>Raises OnWsDisconnected if the connection was upgraded; returns its framer for the side to release.</summary>

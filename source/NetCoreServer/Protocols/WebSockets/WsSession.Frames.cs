@@ -9,7 +9,7 @@ public partial class WsSession
     /// <summary>
     /// Sends a text message as one frame and waits until it is handed to the socket (in order with queued frames). The
     /// bytes must be valid UTF-8 (the peer fails the connection with 1007 otherwise); strings are encoded as UTF-8. On an
-    /// event loop's thread it queues and returns as <c>SendTextAsync</c> does: waiting there could wait for the loop.
+    /// event loop's thread the loop is handed to another thread before it waits.
     /// </summary>
     /// <param name="buffer">Payload; copied before the call returns.</param>
     /// <returns>Bytes of the frame on the wire; 0 when refused (not upgraded, a close frame sent or received, not connected).</returns>
@@ -66,7 +66,7 @@ public partial class WsSession
 
     /// <summary>
     /// Sends a binary message as one frame and waits until it is handed to the socket (in order with queued frames). On
-    /// an event loop's thread it queues and returns as <c>SendBinaryAsync</c> does: waiting there could wait for the loop.
+    /// an event loop's thread the loop is handed to another thread before it waits.
     /// </summary>
     /// <param name="buffer">Payload; copied before the call returns.</param>
     /// <returns>Bytes of the frame on the wire; 0 when refused (not upgraded, a close frame sent or received, not connected).</returns>
@@ -121,7 +121,7 @@ public partial class WsSession
     /// <returns>True when queued.</returns>
     public bool SendBinaryAsync(byte[] buffer, long offset, long size) => SendBinaryAsync(buffer.AsSpan(checked((int)offset), checked((int)size)));
 
-    /// <summary>Sends a ping as one frame and waits until it is handed to the socket (in order with queued frames). At most 125 bytes (more is refused); the peer answers with a pong carrying the same bytes. On an event loop's thread it queues and returns: waiting there could wait for the loop.</summary>
+    /// <summary>Sends a ping as one frame and waits until it is handed to the socket (in order with queued frames). At most 125 bytes (more is refused); the peer answers with a pong carrying the same bytes. On an event loop's thread the loop is handed to another thread before it waits.</summary>
     /// <param name="buffer">Payload; copied before the call returns.</param>
     /// <returns>Bytes of the frame on the wire; 0 when refused (not upgraded, a close frame sent or received, not connected).</returns>
     public long SendPing(ReadOnlySpan<byte> buffer) => _ws.Send(WsOpcode.Ping, buffer);
@@ -175,7 +175,7 @@ public partial class WsSession
     /// <returns>True when queued.</returns>
     public bool SendPingAsync(byte[] buffer, long offset, long size) => SendPingAsync(buffer.AsSpan(checked((int)offset), checked((int)size)));
 
-    /// <summary>Sends a pong as one frame and waits until it is handed to the socket (in order with queued frames). At most 125 bytes (more is refused); an unsolicited pong is a one-way heartbeat. On an event loop's thread it queues and returns: waiting there could wait for the loop.</summary>
+    /// <summary>Sends a pong as one frame and waits until it is handed to the socket (in order with queued frames). At most 125 bytes (more is refused); an unsolicited pong is a one-way heartbeat. On an event loop's thread the loop is handed to another thread before it waits.</summary>
     /// <param name="buffer">Payload; copied before the call returns.</param>
     /// <returns>Bytes of the frame on the wire; 0 when refused (not upgraded, a close frame sent or received, not connected).</returns>
     public long SendPong(ReadOnlySpan<byte> buffer) => _ws.Send(WsOpcode.Pong, buffer);
@@ -229,7 +229,7 @@ public partial class WsSession
     /// <returns>True when queued.</returns>
     public bool SendPongAsync(byte[] buffer, long offset, long size) => SendPongAsync(buffer.AsSpan(checked((int)offset), checked((int)size)));
 
-    /// <summary>Sends a close frame as one frame and waits until it is handed to the socket (in order with queued frames). It starts the close handshake: the status (an empty payload for one that may not travel, such as 0, 1005 or 1006) and the UTF-8 reason (cut to 123 bytes) go out once; after it no data can be sent, and the connection closes when the peer answers or <see cref="WsOptions.CloseTimeout"/> passes. On an event loop's thread it queues and returns: waiting there could wait for the loop.</summary>
+    /// <summary>Sends a close frame as one frame and waits until it is handed to the socket (in order with queued frames). It starts the close handshake: the status (an empty payload for one that may not travel, such as 0, 1005 or 1006) and the UTF-8 reason (cut to 123 bytes) go out once; after it no data can be sent, and the connection closes when the peer answers or <see cref="WsOptions.CloseTimeout"/> passes. On an event loop's thread the loop is handed to another thread before it waits.</summary>
     /// <param name="status">The close status (1000 normal, 1001 going away, 3000-4999 your own).</param>
     /// <param name="buffer">Payload (a UTF-8 reason for a close frame); copied before the call returns.</param>
     /// <returns>Bytes of the frame on the wire; 0 when refused (not upgraded, a close frame sent or received, not connected).</returns>

@@ -164,12 +164,11 @@ public partial class WsSession : HttpSession, IWebSocket, IWsSessionHost, IWsSer
     /// <summary>
     /// Blocking receive of the next whole text message, for a client connected with the synchronous <c>Connect</c>
     /// whose receive loop is not running (OnWsReceived is raised too). Returns "" when not upgraded, when the
-    /// connection closed first, or while the receive loop runs. A client called on an event loop's thread throws
-    /// instead of waiting there: use <c>ReceiveAsync</c>.
+    /// connection closed first, or while the receive loop runs. A client called on an event loop's thread hands
+    /// the loop to another thread before it waits.
     /// </summary>
     /// <returns>The message as text.</returns>
     /// <exception cref="NotSupportedException">Called on a server session, whose messages arrive through OnWsReceived.</exception>
-    /// <exception cref="InvalidOperationException">A client called on an event loop's thread.</exception>
     public string ReceiveText() => _ws.ReceiveText();
 
     /// <summary>Blocking receive of the next whole message as bytes; see <see cref="ReceiveText"/>.</summary>
@@ -206,7 +205,7 @@ public partial class WsSession : HttpSession, IWebSocket, IWsSessionHost, IWsSer
     /// Closes the WebSocket: sends a close frame and waits until it is handed to the socket (see <see cref="SendClose(int, ReadOnlySpan{byte})"/>), then the connection closes
     /// when the peer answers with its close frame or <see cref="WsOptions.CloseTimeout"/> passes. Before the upgrade it
     /// disconnects at once. A client called outside its own hooks waits until the connection has closed and its
-    /// OnDisconnected has run. On an event loop's thread nothing waits: the close frame is queued as <c>CloseAsync</c> does.
+    /// OnDisconnected has run. On an event loop's thread the loop is handed to another thread before it waits.
     /// </summary>
     /// <param name="status">The close status (1000 normal, 1001 going away, 3000-4999 your own).</param>
     /// <param name="buffer">The UTF-8 reason (cut to 123 bytes).</param>
@@ -256,7 +255,7 @@ public partial class WsSession : HttpSession, IWebSocket, IWsSessionHost, IWsSer
     /// Closes the WebSocket: queues a close frame (see <see cref="SendClose(int, ReadOnlySpan{byte})"/>), then the connection closes
     /// when the peer answers with its close frame or <see cref="WsOptions.CloseTimeout"/> passes. Before the upgrade it
     /// disconnects at once. A session returns at once. A client, as NetCoreServer's, returns once the connection has
-    /// closed and its OnDisconnected has run, except inside its own hooks or on an event loop's thread.
+    /// closed and its OnDisconnected has run, except inside its own hooks (on an event loop's thread the loop is handed on first).
     /// </summary>
     /// <param name="status">The close status (1000 normal, 1001 going away, 3000-4999 your own).</param>
     /// <param name="buffer">The UTF-8 reason (cut to 123 bytes).</param>
