@@ -4,7 +4,7 @@ using System.Threading;
 namespace NetCoreServer.Engine;
 
 /// <summary>
-/// The engine's lifecycle in one int: ten flags, the OnDisconnecting phase, the <see cref="SessionState"/>, the
+/// The engine's lifecycle in one int: eleven flags, the OnDisconnecting phase, the <see cref="SessionState"/>, the
 /// <see cref="DisconnectReason"/> and the count of holds on teardown. Written under the session lock (each setter takes its proof), read with a volatile
 /// read, some without the lock.
 /// </summary>
@@ -15,10 +15,10 @@ namespace NetCoreServer.Engine;
 /// </remarks>
 internal struct LifecycleFlags
 {
-    internal const int PhaseShift = 10;
-    internal const int StateShift = 12;
-    internal const int ReasonShift = 14;
-    internal const int HoldsShift = 19;
+    internal const int PhaseShift = 11;
+    internal const int StateShift = 13;
+    internal const int ReasonShift = 15;
+    internal const int HoldsShift = 20;
     internal const int PhaseMask = 3;
     internal const int StateMask = 3;
     internal const int ReasonMask = 31;
@@ -64,7 +64,7 @@ internal struct LifecycleFlags
     }
 }
 
-/// <summary>The one-bit flags of <see cref="LifecycleFlags"/>; bits 10 to 20 hold its packed values.</summary>
+/// <summary>The one-bit flags of <see cref="LifecycleFlags"/>; bits 11 to 21 hold its packed values.</summary>
 [Flags]
 internal enum LifecycleFlag
 {
@@ -78,6 +78,9 @@ internal enum LifecycleFlag
     Closed = 1 << 7,
     Finished = 1 << 8,
     TransportDisposed = 1 << 9,
+    // The send loop's sender role (SendLoop owns it): here, beside Closed and Ready, because a multicast's wake-up
+    // reads it for every session and message, and the engine's line is the one that wake-up reads anyway.
+    SenderRunning = 1 << 10,
 }
 
 /// <summary>Where OnDisconnecting stands; held in two bits of <see cref="LifecycleFlags"/>.</summary>

@@ -13,7 +13,8 @@ namespace NetCoreServer.Engine;
 /// </summary>
 /// <remarks>
 /// Made with its pipeline. Its role bits are written under the <see cref="SessionLock"/> (each setter takes the
-/// proof) and <see cref="IsRunning"/> is read without it: a multicast's wake-up looks at it per session per message.
+/// proof) and <see cref="IsRunning"/> is read without it: a multicast's wake-up looks at it per session per message,
+/// which is why the running bit is stored in the engine's <see cref="LifecycleFlags"/> (only this type writes it).
 /// The queue and its accounting are the pipeline's; this type takes its batches from it.
 /// </remarks>
 internal sealed class SendLoop : IThreadPoolWorkItem
@@ -33,14 +34,16 @@ internal sealed class SendLoop : IThreadPoolWorkItem
     [Flags]
     private enum Flag
     {
-        // The sender role is taken: by this loop, or by a blocking send writing directly.
-        Running = 1,
         // The loop waits in a transport call, or for the pool to run it.
-        Parked = 2,
+        Parked = 1,
     }
 
-    /// <summary>The sender role is taken; read without the lock.</summary>
-    public bool IsRunning => Has(Flag.Running);
+    /// <summary>
+    /// The sender role is taken (by this loop, or by a blocking send writing directly); read without the lock. Kept in
+    /// the engine's lifecycle word, not here: the multicast wake-up reads it per session per message, and a field of
+    /// this object costs that loop two more objects' lines, one rewritten at every park (docs/design/engine.md).
+    /// </summary>
+    public bool IsRunning => _engine.SenderRunning;
 
     /// <summary>Nothing here holds a finish back: no sender, or it waits in a transport call, and no OnEmpty runs.</summary>
     public bool IsQuiescent(SessionLock.Held held) => (!IsRunning || Has(Flag.Parked)) && _emptyRaising == 0;
@@ -50,12 +53,12 @@ internal sealed class SendLoop : IThreadPoolWorkItem
     {
         if (IsRunning || !_engine.Ready || _engine.Closed)
             return false;
-        Set(Flag.Running, true, held);
+        _engine.SetSenderRunning(true, held);
         return true;
     }
 
     /// <summary>Gives the role up after a failed send.</summary>
-    public void Release(SessionLock.Held held) => Set(Flag.Running, false, held);
+    public void Release(SessionLock.Held held) => _engine.SetSenderRunning(false, held);
 
     /// <summary>
     /// Takes the role for a run on the thread pool (<see cref="RunOnPool"/>), parked until it starts: a close need not
@@ -63,7 +66,7 @@ internal sealed class SendLoop : IThreadPoolWorkItem
     /// </summary>
     public void TakeForPool(SessionLock.Held held)
     {
-        Set(Flag.Running, true, held);
+        _engine.SetSenderRunning(true, held);
         Set(Flag.Parked, true, held);
     }
 
@@ -105,10 +108,10 @@ internal sealed class SendLoop : IThreadPoolWorkItem
             if (!closed && TakeBatch(held))
                 return true;
             EndBatch(held);
-            Set(Flag.Running, false, held);
+            _engine.SetSenderRunning(false, held);
             if (!closed && TakeBatchPublishedMeanwhile(held))
             {
-                Set(Flag.Running, true, held);
+                _engine.SetSenderRunning(true, held);
                 return true;
             }
             // Counted until the hook returns: with the sender role given up, a disconnect could otherwise finish,

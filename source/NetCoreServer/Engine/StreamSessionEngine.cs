@@ -146,7 +146,8 @@ internal sealed class StreamSessionEngine : SessionLock, IReceiveCompletion
 
     public void WakeForLog()
     {
-        if (_cursor.IsAttached)
+        // Both read here, on this object: a running sender takes the message itself (SendLoop.IsRunning says why).
+        if (_cursor.IsAttached && !SenderRunning)
             Sender.WakeForLog();
     }
 
@@ -465,6 +466,12 @@ internal sealed class StreamSessionEngine : SessionLock, IReceiveCompletion
     internal bool Closed => _flags.Has(LifecycleFlag.Closed);
 
     internal bool Ready => _flags.Has(LifecycleFlag.Ready);
+
+    /// <summary>The <see cref="SendLoop"/>'s sender role, stored here (see <see cref="SendLoop.IsRunning"/>); read without the lock.</summary>
+    internal bool SenderRunning => _flags.Has(LifecycleFlag.SenderRunning);
+
+    /// <summary>For the <see cref="SendLoop"/> only: takes or gives up the sender role.</summary>
+    internal void SetSenderRunning(bool running, SessionLock.Held held) => _flags.Set(LifecycleFlag.SenderRunning, running, held);
 
     internal bool ShutdownDone => _flags.Has(LifecycleFlag.ShutdownDone);
 

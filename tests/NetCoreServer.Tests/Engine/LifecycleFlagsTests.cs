@@ -21,6 +21,8 @@ public sealed class LifecycleFlagsTests
         Assert.That(flags.Holds, Is.EqualTo(1), "the constructor's hold");
         using var held = sessionLock.Enter();
         flags.Set(LifecycleFlag.TransportDisposed, true, held);
+        // The highest one-bit flag, next to the phase: the send loop's role, read per session per multicast message.
+        flags.Set(LifecycleFlag.SenderRunning, true, held);
         foreach (var state in Enum.GetValues<SessionState>())
         {
             foreach (var reason in Enum.GetValues<DisconnectReason>())
@@ -39,7 +41,7 @@ public sealed class LifecycleFlagsTests
             }
         }
         var flagsSet = Enum.GetValues<LifecycleFlag>().Where(flags.Has).ToArray();
-        Assert.That(flagsSet, Is.EqualTo(new[] { LifecycleFlag.Ready, LifecycleFlag.TransportDisposed }), "the one-bit flags are untouched by the packed values");
+        Assert.That(flagsSet, Is.EqualTo(new[] { LifecycleFlag.Ready, LifecycleFlag.TransportDisposed, LifecycleFlag.SenderRunning }), "the one-bit flags are untouched by the packed values");
     }
 
     [Test]
