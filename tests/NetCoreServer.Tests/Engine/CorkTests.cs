@@ -15,12 +15,12 @@ namespace NetCoreServer.Tests.Engine;
 [TestFixture]
 public sealed class CorkTests
 {
-    private static byte[] Ascii(string text) => Encoding.ASCII.GetBytes(text);
+    internal static byte[] Ascii(string text) => Encoding.ASCII.GetBytes(text);
 
-    private static string Ascii(byte[] bytes) => Encoding.ASCII.GetString(bytes);
+    internal static string Ascii(byte[] bytes) => Encoding.ASCII.GetString(bytes);
 
-    /// <summary>An engine with one read waiting; <paramref name="onData"/> runs in its receive hook.</summary>
-    private static (StreamSessionEngine Engine, InMemoryTransport Transport, RecordingHost Host) Connect(byte[] read, Action<StreamSessionEngine, InMemoryTransport> onData, EngineOptions? options = null)
+    /// <summary>An engine with one read waiting; <paramref name="onData"/> runs in its receive hook (also SendStageTests').</summary>
+    internal static (StreamSessionEngine Engine, InMemoryTransport Transport, RecordingHost Host) Connect(byte[] read, Action<StreamSessionEngine, InMemoryTransport> onData, EngineOptions? options = null)
     {
         var transport = new InMemoryTransport { BlockWhenEmpty = true };
         transport.Enqueue(read);

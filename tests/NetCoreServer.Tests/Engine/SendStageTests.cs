@@ -1,10 +1,10 @@
 using System;
-using System.Text;
 using System.Threading;
 using System.Threading.Tasks;
 using NetCoreServer.Engine;
 using NetCoreServer.Testing;
 using NUnit.Framework;
+using static NetCoreServer.Tests.Engine.CorkTests;
 
 namespace NetCoreServer.Tests.Engine;
 
@@ -15,11 +15,7 @@ namespace NetCoreServer.Tests.Engine;
 [TestFixture]
 public sealed class SendStageTests
 {
-    private static byte[] Ascii(string text) => Encoding.ASCII.GetBytes(text);
-
-    private static string Ascii(byte[] bytes) => Encoding.ASCII.GetString(bytes);
-
-    /// <summary>A message that writes itself, like a WebSocket frame.</summary>
+    /// <summary>A message that writes itself and that no other thread can refuse, like a framed message.</summary>
     private readonly struct Written : IMessageWriter
     {
         private readonly byte[] _data;
@@ -42,14 +38,7 @@ public sealed class SendStageTests
     }
 
     private static (StreamSessionEngine Engine, InMemoryTransport Transport, RecordingHost Host) Connect(string read, Action<StreamSessionEngine> onData, EngineOptions? options = null)
-    {
-        var transport = new InMemoryTransport { BlockWhenEmpty = true };
-        transport.Enqueue(Ascii(read));
-        var host = new RecordingHost();
-        var engine = StreamSessionEngineTests.Start(transport, host, options);
-        host.OnData = (_, _, _) => onData(engine);
-        return (engine, transport, host);
-    }
+        => CorkTests.Connect(Ascii(read), (e, _) => onData(e), options);
 
     [Test]
     public async Task WrittenMessagesOfAHookTakeNoSessionLockAfterTheFirst()
