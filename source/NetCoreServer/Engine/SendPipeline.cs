@@ -288,7 +288,7 @@ internal sealed class SendPipeline
         bool start, settled;
         using (var held = _engine.Enter())
         {
-            settled = _stage != null && _stage.IsThisThreads(held);
+            settled = _stage is { IsOpenHere: true };
             Materialize(held);
             start = StartHeld(held);
         }
@@ -466,7 +466,7 @@ internal sealed class SendPipeline
     internal void Materialize(SessionLock.Held held)
     {
         // This thread's staged messages came before anything it sends or multicasts now.
-        if (_stage != null && _stage.IsThisThreads(held))
+        if (_stage is { IsOpenHere: true })
             SettleStage(held);
         ref var cursor = ref _engine.Cursor;
         if (cursor.IsAttached && cursor.Position < cursor.LogEnd)

@@ -27,10 +27,10 @@ internal sealed class SendStage
     /// <summary>Room taken under the send limit by the open stage (0 when closed); under the session lock.</summary>
     public int Reserved { get; private set; }
 
-    /// <summary>True when the calling thread opened the stage and has not closed it; under the session lock.</summary>
-    public bool IsThisThreads(SessionLock.Held held) => _thread != 0 && _thread == Environment.CurrentManagedThreadId;
-
-    /// <summary>True when the calling thread may write (it opened the stage); read without the lock, by that thread only.</summary>
+    /// <summary>
+    /// True when the calling thread opened the stage and has not closed it. Sound without the lock: only that thread
+    /// writes its own id here and clears it, and no thread's id is 0.
+    /// </summary>
     public bool IsOpenHere => _thread == Environment.CurrentManagedThreadId;
 
     /// <summary>
