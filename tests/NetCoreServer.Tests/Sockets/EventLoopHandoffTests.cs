@@ -127,8 +127,8 @@ public sealed class EventLoopHandoffTests
         return (blocked, other);
     }
 
-    [Test]
-    public async Task AHookThatBlocksOnALoopDoesNotDelayAnotherConnectionOfTheLoop()
+    /// <summary>A one-loop server with one connection's hook blocked; <paramref name="body"/> runs, then the hook is released (also when the body fails).</summary>
+    private static async Task WithOneHookBlockedAsync(Func<BlockingServer, Socket, Socket, Task> body)
     {
         using var server = new BlockingServer(IPAddress.Loopback) { OptionEventLoops = 1 };
         Assert.That(server.Start(), Is.True);
@@ -137,11 +137,7 @@ public sealed class EventLoopHandoffTests
             var (blocked, other) = await BlockOneAsync(server);
             using (blocked)
             using (other)
-            {
-                var echo = await EchoAsync(other, "ping", "the other connection's echo while the first one's hook blocks");
-                Assert.That(echo, Is.EqualTo("ping"));
-                Assert.That(server.Returned.Task.IsCompleted, Is.False, "answered while the blocked hook had not returned");
-            }
+                await body(server, blocked, other);
         }
         finally
         {
@@ -151,57 +147,37 @@ public sealed class EventLoopHandoffTests
     }
 
     [Test]
-    public async Task ASessionWhoseHookBlockedGetsItsLaterReadsInOrderOnceItReturns()
+    public Task AHookThatBlocksOnALoopDoesNotDelayAnotherConnectionOfTheLoop() => WithOneHookBlockedAsync(async (server, _, other) =>
     {
-        using var server = new BlockingServer(IPAddress.Loopback) { OptionEventLoops = 1 };
-        Assert.That(server.Start(), Is.True);
-        try
-        {
-            var (blocked, other) = await BlockOneAsync(server);
-            using (blocked)
-            using (other)
-            {
-                const string later = "abcdefghijklmnopqrst";
-                foreach (var letter in later)
-                    await blocked.SendAsync(new[] { (byte)letter }, SocketFlags.None);
-                // The loop runs on meanwhile: it has seen the blocked connection's bytes arrive, and held them back.
-                await EchoAsync(other, "ping", "the other connection's echo while the first one's hook blocks");
-                Assert.That(server.Returned.Task.IsCompleted, Is.False, "nothing of the blocked session ran before its hook returned");
-                server.Release.Set();
-                var echoed = await ReadAsync(blocked, later.Length, "the blocked session's later reads, once its hook returned");
-                Assert.That(echoed, Is.EqualTo(later), "delivered in the order they were sent");
-                Assert.That(server.Overlaps, Is.Zero, "no hook of the session ran while the blocked one still ran");
-            }
-        }
-        finally
-        {
-            server.Release.Set();
-        }
-    }
+        var echo = await EchoAsync(other, "ping", "the other connection's echo while the first one's hook blocks");
+        Assert.That(echo, Is.EqualTo("ping"));
+        Assert.That(server.Returned.Task.IsCompleted, Is.False, "answered while the blocked hook had not returned");
+    });
 
     [Test]
-    public async Task AThreadWhoseLoopWasHandedOffIsNoLongerTheLoopWhenItsHookContinues()
+    public Task ASessionWhoseHookBlockedGetsItsLaterReadsInOrderOnceItReturns() => WithOneHookBlockedAsync(async (server, blocked, other) =>
     {
-        using var server = new BlockingServer(IPAddress.Loopback) { OptionEventLoops = 1 };
-        Assert.That(server.Start(), Is.True);
-        try
-        {
-            var (blocked, other) = await BlockOneAsync(server);
-            using (blocked)
-            using (other)
-            {
-                // Answered only by another thread serving the loop: the handoff has happened.
-                await EchoAsync(other, "ping", "the other connection's echo while the first one's hook blocks");
-                server.Release.Set();
-                var stillLoop = await Wait.For(server.Returned.Task, "the blocked hook returning", Deadline);
-                Assert.That(stillLoop, Is.False, "ThreadRole.IsLoop on the handed-off thread once its hook continues");
-            }
-        }
-        finally
-        {
-            server.Release.Set();
-        }
-    }
+        const string later = "abcdefghijklmnopqrst";
+        foreach (var letter in later)
+            await blocked.SendAsync(new[] { (byte)letter }, SocketFlags.None);
+        // The loop runs on meanwhile: it has seen the blocked connection's bytes arrive, and held them back.
+        await EchoAsync(other, "ping", "the other connection's echo while the first one's hook blocks");
+        Assert.That(server.Returned.Task.IsCompleted, Is.False, "nothing of the blocked session ran before its hook returned");
+        server.Release.Set();
+        var echoed = await ReadAsync(blocked, later.Length, "the blocked session's later reads, once its hook returned");
+        Assert.That(echoed, Is.EqualTo(later), "delivered in the order they were sent");
+        Assert.That(server.Overlaps, Is.Zero, "no hook of the session ran while the blocked one still ran");
+    });
+
+    [Test]
+    public Task AThreadWhoseLoopWasHandedOffIsNoLongerTheLoopWhenItsHookContinues() => WithOneHookBlockedAsync(async (server, _, other) =>
+    {
+        // Answered only by another thread serving the loop: the handoff has happened.
+        await EchoAsync(other, "ping", "the other connection's echo while the first one's hook blocks");
+        server.Release.Set();
+        var stillLoop = await Wait.For(server.Returned.Task, "the blocked hook returning", Deadline);
+        Assert.That(stillLoop, Is.False, "ThreadRole.IsLoop on the handed-off thread once its hook continues");
+    });
 
     [Test]
     public async Task WithAHookBlockedOnEveryLoopANewConnectionIsStillAnswered()
