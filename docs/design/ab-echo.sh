@@ -3,6 +3,7 @@
 # per run, and the server's CPU time per message (utime+stime from /proc over the client's run, in nanoseconds), which
 # a loaded machine disturbs less than the rate.
 # BENCH=multicast runs MulticastServer and MulticastClient instead (the server multicasts as fast as the sessions take).
+# SERVER_ARGS adds server options; in both, {port} is replaced by the run's port (uds: --path /tmp/ab-{port}.sock).
 # CLIENT_ARGS adds client options (CLIENT_ARGS="-m 1": one message in flight per client, ping-pong); PORT the first port (default 18200: two runs at once need different ones).
 OLD=$1 NEW=$2 P=$3 C=$4 R=$5 Z=${6:-5}
 B=Echo; [[ ${BENCH:-echo} == multicast ]] && B=Multicast
@@ -10,10 +11,11 @@ CL=${CLIENT_TREE:-$NEW}/performance/${B}Client/bin/Release/net10.0/NetCoreServer
 TICK=$(getconf CLK_TCK)
 cpu() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
 one() { # one TREE PORT: prints "rate cpu-ticks"
-  dotnet $1/performance/${B}Server/bin/Release/net10.0/NetCoreServer.Performance.${B}Server.dll --protocol $P -p $2 --lifetime $((Z + 6)) >/dev/null 2>&1 &
+  local at="-p $2"; [[ $P == uds ]] && at="" # uds takes --path only (in SERVER_ARGS and CLIENT_ARGS)
+  dotnet $1/performance/${B}Server/bin/Release/net10.0/NetCoreServer.Performance.${B}Server.dll --protocol $P $at --lifetime $((Z + 6)) ${SERVER_ARGS//\{port\}/$2} >/dev/null 2>&1 &
   local sp=$!; sleep 1.5
   local before; before=$(cpu $sp)
-  local rate; rate=$(dotnet $CL --protocol $P -p $2 -c $C -z $Z $CLIENT_ARGS 2>/dev/null | grep "Message throughput" | grep -o '[0-9]*' | head -1)
+  local rate; rate=$(dotnet $CL --protocol $P $at -c $C -z $Z ${CLIENT_ARGS//\{port\}/$2} 2>/dev/null | grep "Message throughput" | grep -o '[0-9]*' | head -1)
   echo "${rate:-0} $(( $(cpu $sp) - before ))"
   wait $sp
 }
