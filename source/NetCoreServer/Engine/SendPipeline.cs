@@ -1,5 +1,4 @@
 using System;
-using System.Collections.Generic;
 using System.Diagnostics;
 using System.Threading;
 using System.Threading.Tasks;
@@ -335,7 +334,7 @@ internal sealed class SendPipeline
     }
 
     // Under the lock, by the stage's thread: its messages join the queue as accepted sends.
-    private void SettleStage(SessionLock.Held held)
+    private void MoveStageIn(SessionLock.Held held)
     {
         var chunk = _stage!.Take(out var length, held);
         if (length == 0 || _engine.Closed)
@@ -467,7 +466,7 @@ internal sealed class SendPipeline
     {
         // This thread's staged messages came before anything it sends or multicasts now.
         if (_stage is { IsOpenHere: true })
-            SettleStage(held);
+            MoveStageIn(held);
         ref var cursor = ref _engine.Cursor;
         if (cursor.IsAttached && cursor.Position < cursor.LogEnd)
             MulticastIntake.MoveCursor(this, cursor.LogEnd, held);
