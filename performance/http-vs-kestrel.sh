@@ -25,9 +25,10 @@
 # Kestrel also its socket transport's UnsafePreferInlineScheduling, so that it too goes on with the request on that
 # thread. The default (INLINE=0) leaves both servers on the runtime's defaults. SOCKET_THREADS=N (default: unset, the
 # runtime's choice) sets the runtime's DOTNET_SYSTEM_NET_SOCKETS_THREAD_COUNT=N for both servers: its socket engine
-# threads, which with inline completions are the threads that serve the requests. EVENT_LOOPS=N (default 0) starts ours
-# with --event-loops N: its HTTP and HTTPS sessions are served by N of the library's own epoll loops (OptionEventLoops);
-# Kestrel has no such mode and keeps its settings.
+# threads, which with inline completions are the threads that serve the requests. EVENT_LOOPS=N starts ours
+# with --event-loops N: its HTTP and HTTPS sessions are served by N of the library's own epoll loops (OptionEventLoops),
+# 0 by the runtime's thread pool; unset, ours runs on the library's default (a loop per core on Linux). Kestrel has no
+# such mode and keeps its settings.
 # Environment: CASES (all four: "fixed/http fixed/https trace/http trace/https"), ROUNDS (3), SECONDS_PER_RUN (10),
 # WARMUP_SECONDS (2), CONNECTIONS (100), MESSAGE_SIZE (32, the TRACE body), HTTP_BENCH_OUT (artifacts/http-vs-kestrel: wrk outputs, server logs, results.tsv).
 # Needs the .NET SDK (with the ASP.NET Core shared framework, part of the SDK) and wrk (apt package wrk).
@@ -41,7 +42,7 @@ CONNECTIONS="${CONNECTIONS:-100}"
 MESSAGE_SIZE="${MESSAGE_SIZE:-32}"
 INLINE="${INLINE:-0}"
 SOCKET_THREADS="${SOCKET_THREADS:-}"
-EVENT_LOOPS="${EVENT_LOOPS:-0}"
+EVENT_LOOPS="${EVENT_LOOPS:-}"
 OUT="${HTTP_BENCH_OUT:-$ROOT/artifacts/http-vs-kestrel}"
 ADDRESS=127.0.0.1
 
@@ -69,7 +70,7 @@ if [[ -n "$SOCKET_THREADS" ]]; then
     fi
     export DOTNET_SYSTEM_NET_SOCKETS_THREAD_COUNT="$SOCKET_THREADS"
 fi
-if ! [[ "$EVENT_LOOPS" =~ ^[0-9]+$ ]]; then
+if [[ -n "$EVENT_LOOPS" ]] && ! [[ "$EVENT_LOOPS" =~ ^[0-9]+$ ]]; then
     echo "http-vs-kestrel.sh: EVENT_LOOPS must be a whole number, not '$EVENT_LOOPS'" >&2
     exit 2
 fi
@@ -78,7 +79,7 @@ if (( INLINE )); then
     SERVER_ARGS=(--inline-completions)
 fi
 OURS_ARGS=("${SERVER_ARGS[@]}")
-if (( EVENT_LOOPS > 0 )); then
+if [[ -n "$EVENT_LOOPS" ]]; then
     OURS_ARGS+=(--event-loops "$EVENT_LOOPS")
 fi
 if ! [[ "$WARMUP_SECONDS" =~ ^[0-9]+$ ]]; then
@@ -182,7 +183,7 @@ done
 mode="runtime defaults"
 (( INLINE )) && mode="inline socket completions (INLINE=1)"
 [[ -n "$SOCKET_THREADS" ]] && mode="$mode, $SOCKET_THREADS socket engine thread(s)"
-(( EVENT_LOOPS > 0 )) && mode="$mode; ours on $EVENT_LOOPS event loop(s) (EVENT_LOOPS=$EVENT_LOOPS)"
+[[ -n "$EVENT_LOOPS" ]] && mode="$mode; ours with --event-loops $EVENT_LOOPS (EVENT_LOOPS=$EVENT_LOOPS)"
 echo "Running: $ROUNDS rounds, $mode; per case ours then Kestrel, each on a fresh server: ${WARMUP_SECONDS} s warm-up, then wrk -t1 -c$CONNECTIONS -d${SECONDS_PER_RUN}s"
 load_average before
 for round in $(seq 1 "$ROUNDS"); do

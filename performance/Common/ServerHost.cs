@@ -80,8 +80,8 @@ public static class ServerHost
             var inline = Environment.GetEnvironmentVariable(InlineCompletionsVariable) == "1" ? ", inline socket completions" : "";
             if (Environment.GetEnvironmentVariable(SocketThreadsVariable) is { Length: > 0 } threads)
                 inline += $", {threads} socket engine thread(s)";
-            if (options.EventLoops > 0)
-                inline += $", {options.EventLoops} event loop(s)";
+            if (options.EventLoops >= 0)
+                inline += options.EventLoops > 0 ? $", {options.EventLoops} event loop(s)" : ", thread pool";
             Console.WriteLine($"{title} ({options.Protocol.ToLowerInvariant()}{inline}) listening on {server.ListeningOn}");
             if (options.Stats)
                 Console.WriteLine(ProcessStats.Line());

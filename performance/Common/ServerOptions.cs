@@ -52,10 +52,10 @@ public class ServerOptions : EndpointOptions
 
     /// <summary>
     /// Serves the sessions of the stream protocols (tcp, ssl, uds, http, https, ws, wss) from this many of the library's own epoll event loops
-    /// (<c>--event-loops</c>, the servers' <c>OptionEventLoops</c>; default 0: the runtime's socket engine). Hooks then run
-    /// on the loops' threads, as with inline completions (see docs/guides/event-loops.md).
+    /// (<c>--event-loops</c>, the servers' <c>OptionEventLoops</c>; 0: the runtime's socket engine and thread pool; default
+    /// -1: the library's default, one loop per core on Linux). Hooks then run on the loops' threads (see docs/guides/event-loops.md).
     /// </summary>
-    [Option("event-loops", Default = 0, HelpText = "Stream protocols: serve sessions from this many of the library's own epoll event loops (OptionEventLoops; Linux) instead of the runtime's socket engine; hooks run on the loop threads.")]
+    [Option("event-loops", Default = -1, HelpText = "Stream protocols: serve sessions from this many of the library's own epoll event loops (OptionEventLoops; Linux); 0: the runtime's socket engine and thread pool; -1 (default): the library's default, one loop per core on Linux.")]
     public int EventLoops { get; set; }
 
     /// <summary>
@@ -72,8 +72,8 @@ public class ServerOptions : EndpointOptions
             return $"the lifetime (--lifetime) must not be negative, not {Lifetime}";
         if (SocketThreads is < 0 or > 1024)
             return $"the socket engine threads (--socket-threads) must be 0 to 1024, not {SocketThreads}";
-        if (EventLoops is < 0 or > 1024)
-            return $"the event loops (--event-loops) must be 0 to 1024, not {EventLoops}";
+        if (EventLoops is < -1 or > 1024)
+            return $"the event loops (--event-loops) must be -1 (the default) or 0 to 1024, not {EventLoops}";
         if (Certificate is not null && string.IsNullOrWhiteSpace(Certificate))
             return "the certificate path (--cert) must not be empty";
         return base.Validate();

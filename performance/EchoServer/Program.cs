@@ -13,17 +13,20 @@ namespace NetCoreServer.Performance.EchoServer;
 internal static class Program
 {
     private static readonly ProtocolCatalog<ServerFactory<ServerOptions>> s_protocols = new ProtocolCatalog<ServerFactory<ServerOptions>>()
-        .Add("tcp", options => new EchoTcpServer(options.Address, options.ResolvedPort) { OptionEventLoops = options.EventLoops })
+        .Add("tcp", options => new EchoTcpServer(options.Address, options.ResolvedPort) { OptionEventLoops = Loops(options) })
         // tcp with 4-byte big-endian length prefixes: every whole message goes back as one message.
-        .Add("framed", options => new EchoTcpServer(options.Address, options.ResolvedPort) { OptionEventLoops = options.EventLoops, Framing = MessageFraming.LengthPrefixed(4) })
-        .Add("ssl", options => new EchoSslServer(TlsContext(options), options.Address, options.ResolvedPort) { OptionEventLoops = options.EventLoops })
-        .Add("uds", options => new EchoUdsServer(options.ResolvedPath) { OptionEventLoops = options.EventLoops })
+        .Add("framed", options => new EchoTcpServer(options.Address, options.ResolvedPort) { OptionEventLoops = Loops(options), Framing = MessageFraming.LengthPrefixed(4) })
+        .Add("ssl", options => new EchoSslServer(TlsContext(options), options.Address, options.ResolvedPort) { OptionEventLoops = Loops(options) })
+        .Add("uds", options => new EchoUdsServer(options.ResolvedPath) { OptionEventLoops = Loops(options) })
         .Add("udp", options => new EchoUdpServer(options.Address, options.ResolvedPort) { OptionReceiveThread = options.ReceiveThread })
-        .Add("ws", options => new EchoWsServer(options.Address, options.ResolvedPort) { OptionEventLoops = options.EventLoops })
-        .Add("wss", options => new EchoWssServer(TlsContext(options), options.Address, options.ResolvedPort) { OptionEventLoops = options.EventLoops })
+        .Add("ws", options => new EchoWsServer(options.Address, options.ResolvedPort) { OptionEventLoops = Loops(options) })
+        .Add("wss", options => new EchoWssServer(TlsContext(options), options.Address, options.ResolvedPort) { OptionEventLoops = Loops(options) })
         // Nagle off on the accepted sockets of http and https, as Kestrel sets it (performance/KestrelServer is their baseline).
-        .Add("http", options => new EchoHttpServer(options.Address, options.ResolvedPort) { OptionNoDelay = true, OptionEventLoops = options.EventLoops })
-        .Add("https", options => new EchoHttpsServer(TlsContext(options), options.Address, options.ResolvedPort) { OptionNoDelay = true, OptionEventLoops = options.EventLoops });
+        .Add("http", options => new EchoHttpServer(options.Address, options.ResolvedPort) { OptionNoDelay = true, OptionEventLoops = Loops(options) })
+        .Add("https", options => new EchoHttpsServer(TlsContext(options), options.Address, options.ResolvedPort) { OptionNoDelay = true, OptionEventLoops = Loops(options) });
+
+    // --event-loops: -1 (not given) keeps the library's default engine.
+    private static int Loops(ServerOptions options) => options.EventLoops < 0 ? EventLoops.DefaultCount : options.EventLoops;
 
     // TLS 1.2 or 1.3 with the certificate of --cert (see DevelopmentTls).
     private static SslContext TlsContext(ServerOptions options)

@@ -42,9 +42,9 @@ internal sealed class IdleOptions : IValidatedOptions
 
     /// <summary>
     /// <c>--server-only</c>: the library's server serves its sessions from this many of the library's epoll event loops
-    /// (<c>--event-loops</c>, OptionEventLoops; default 0, the runtime's socket engine). The raw server is unchanged.
+    /// (<c>--event-loops</c>, OptionEventLoops; 0: the runtime's socket engine; default -1: the library's default). The raw server is unchanged.
     /// </summary>
-    [Option("event-loops", Default = 0, HelpText = "With --server-only: the library's TcpServer serves its sessions from this many epoll event loops (OptionEventLoops); the raw server is unchanged.")]
+    [Option("event-loops", Default = -1, HelpText = "With --server-only: the library's TcpServer serves its sessions from this many epoll event loops (OptionEventLoops; 0: the runtime's thread pool; -1, the default: the library's default); the raw server is unchanged.")]
     public int EventLoops { get; set; }
 
     /// <summary>Runs one server for <c>--server-only</c> in this process (<c>--serve library|raw</c>); used by the program itself.</summary>
@@ -61,8 +61,8 @@ internal sealed class IdleOptions : IValidatedOptions
             return $"the protocol (--protocol) must be tcp or ssl, not '{Protocol}'";
         if (Connections is < 1 or > MaximumConnections)
             return $"the connection count (-c) must be between 1 and {MaximumConnections}, not {Connections}";
-        if (EventLoops is < 0 or > 1024)
-            return $"the event loops (--event-loops) must be 0 to 1024, not {EventLoops}";
+        if (EventLoops is < -1 or > 1024)
+            return $"the event loops (--event-loops) must be -1 (the default) or 0 to 1024, not {EventLoops}";
         if (ServerOnly && Tls)
             return "--server-only measures tcp servers only";
         if (Rounds is < 1 or > 100)

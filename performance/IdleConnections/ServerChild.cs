@@ -33,8 +33,12 @@ internal sealed class ServerChild : IDisposable
             start.ArgumentList.Add(Assembly.GetEntryAssembly()!.Location);
         start.ArgumentList.Add("--serve");
         start.ArgumentList.Add(server);
-        start.ArgumentList.Add("--event-loops");
-        start.ArgumentList.Add(eventLoops.ToString(System.Globalization.CultureInfo.InvariantCulture));
+        // Not given (-1): the child keeps the library's default engine.
+        if (eventLoops >= 0)
+        {
+            start.ArgumentList.Add("--event-loops");
+            start.ArgumentList.Add(eventLoops.ToString(System.Globalization.CultureInfo.InvariantCulture));
+        }
 
         var process = Process.Start(start) ?? throw new IOException($"{host} did not start");
         try

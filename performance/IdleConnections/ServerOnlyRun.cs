@@ -87,7 +87,7 @@ internal static class ServerOnlyRun
     {
         Console.WriteLine($"Idle connections, server process only: {options.Connections} tcp connections on 127.0.0.1 from plain sockets in another");
         Console.WriteLine($"process, read {Measurement.IdleTime.TotalSeconds:0} s after the last one was accepted, after a full GC; {options.Rounds} rounds, the order alternating.");
-        Console.WriteLine("Kernel socket buffers are not part of the working set." + (options.EventLoops > 0 ? $" The TcpServer serves its sessions from {options.EventLoops} event loop(s) (OptionEventLoops)." : ""));
+        Console.WriteLine("Kernel socket buffers are not part of the working set." + (options.EventLoops switch { < 0 => " The TcpServer runs on the library's default engine.", 0 => " The TcpServer serves its sessions from the thread pool (OptionEventLoops = 0).", _ => $" The TcpServer serves its sessions from {options.EventLoops} event loop(s) (OptionEventLoops)." }));
         Console.WriteLine();
         Console.WriteLine($"{"Round",5} {"Server",-36} {"Managed B/conn",15} {"Working set B/conn",19}");
         foreach (var result in results)

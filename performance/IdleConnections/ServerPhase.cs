@@ -25,7 +25,7 @@ internal static class ServerPhase
     /// <param name="eventLoops">The library server's OptionEventLoops.</param>
     public static async Task RunAsync(string name, int eventLoops)
     {
-        using IIdleServer server = name == ConnectionSets.Library ? new IdleTcpServer { OptionEventLoops = eventLoops } : new RawIdleServer();
+        using IIdleServer server = name == ConnectionSets.Library ? new IdleTcpServer { OptionEventLoops = eventLoops < 0 ? EventLoops.DefaultCount : eventLoops } : new RawIdleServer();
         if (!server.Start())
             throw new IOException("the server did not start");
         Console.WriteLine($"port {server.BoundPort}");

@@ -13,18 +13,18 @@ namespace NetCoreServer.Performance.MulticastServer;
 internal static class Program
 {
     private static readonly ProtocolCatalog<ServerFactory<MulticastServerOptions>> s_protocols = new ProtocolCatalog<ServerFactory<MulticastServerOptions>>()
-        .Add("tcp", options => new MulticastTcpServer(options.Address, options.ResolvedPort, options.Messages, options.Size) { OptionEventLoops = options.EventLoops })
+        .Add("tcp", options => new MulticastTcpServer(options.Address, options.ResolvedPort, options.Messages, options.Size) { OptionEventLoops = Loops(options) })
         // tcp with 4-byte big-endian length prefixes: each message framed once (MulticastMessage) for every session.
-        .Add("framed", options => new MulticastTcpServer(options.Address, options.ResolvedPort, options.Messages, options.Size, MessageFraming.LengthPrefixed(4)) { OptionEventLoops = options.EventLoops })
+        .Add("framed", options => new MulticastTcpServer(options.Address, options.ResolvedPort, options.Messages, options.Size, MessageFraming.LengthPrefixed(4)) { OptionEventLoops = Loops(options) })
         // TLS 1.2 or 1.3 with the certificate of --cert (see DevelopmentTls).
         .Add("ssl", options => new MulticastSslServer(
             new SslContext(DevelopmentTls.ServerProtocols, DevelopmentTls.LoadServerCertificate(options.Certificate, options.Password)),
-            options.Address, options.ResolvedPort, options.Messages, options.Size) { OptionEventLoops = options.EventLoops })
-        .Add("uds", options => new MulticastUdsServer(options.ResolvedPath, options.Messages, options.Size) { OptionEventLoops = options.EventLoops })
-        .Add("ws", options => new MulticastWsServer(options.Address, options.ResolvedPort, options.Messages, options.Size) { OptionEventLoops = options.EventLoops })
+            options.Address, options.ResolvedPort, options.Messages, options.Size) { OptionEventLoops = Loops(options) })
+        .Add("uds", options => new MulticastUdsServer(options.ResolvedPath, options.Messages, options.Size) { OptionEventLoops = Loops(options) })
+        .Add("ws", options => new MulticastWsServer(options.Address, options.ResolvedPort, options.Messages, options.Size) { OptionEventLoops = Loops(options) })
         .Add("wss", options => new MulticastWssServer(
             new SslContext(DevelopmentTls.ServerProtocols, DevelopmentTls.LoadServerCertificate(options.Certificate, options.Password)),
-            options.Address, options.ResolvedPort, options.Messages, options.Size) { OptionEventLoops = options.EventLoops })
+            options.Address, options.ResolvedPort, options.Messages, options.Size) { OptionEventLoops = Loops(options) })
         .Add("udp", options =>
         {
             // Sends to --group:-p; only where lo is the only interface (see UnsafeNetworkException.ThrowIfNotPrivate).
@@ -32,6 +32,9 @@ internal static class Program
             var group = new IPEndPoint(IPAddress.Parse(options.Group), options.ResolvedPort);
             return new MulticastUdpServer(options.Address, group, options.Messages, options.Size);
         });
+
+    // --event-loops: -1 (not given) keeps the library's default engine.
+    private static int Loops(ServerOptions options) => options.EventLoops < 0 ? EventLoops.DefaultCount : options.EventLoops;
 
     private static Task<int> Main(string[] args) => ServerHost.RunAsync(args, "Multicast server", s_protocols, Common.Protocols.DefaultSocketPath("multicast"));
 }

@@ -17,11 +17,11 @@ internal sealed class StressProtocol
     private static readonly X509Certificate2 s_authority = DevelopmentCertificates.CreateAuthority("Stress CA");
     private static readonly X509Certificate2 s_certificate = DevelopmentCertificates.CreateServer(s_authority);
 
-    private StressProtocol(string transport, int eventLoops = 0)
+    private StressProtocol(string transport, bool pool = false)
     {
         Transport = transport;
-        EventLoops = eventLoops;
-        Name = eventLoops > 0 ? transport + "-loops" : transport;
+        Pool = pool;
+        Name = pool ? transport + "-pool" : transport;
     }
 
     public static StressProtocol Tcp { get; } = new("tcp");
@@ -30,22 +30,22 @@ internal sealed class StressProtocol
 
     public static StressProtocol Uds { get; } = new("uds");
 
-    /// <summary>tcp with the server's sessions on two of the library's epoll event loops (OptionEventLoops = 2).</summary>
-    public static StressProtocol TcpLoops { get; } = new("tcp", eventLoops: 2);
+    /// <summary>tcp with the server's sessions on the runtime's thread pool (OptionEventLoops = 0), not the default loops.</summary>
+    public static StressProtocol TcpPool { get; } = new("tcp", pool: true);
 
-    /// <summary>ssl on two event loops.</summary>
-    public static StressProtocol SslLoops { get; } = new("ssl", eventLoops: 2);
+    /// <summary>ssl on the thread pool.</summary>
+    public static StressProtocol SslPool { get; } = new("ssl", pool: true);
 
-    /// <summary>uds on two event loops.</summary>
-    public static StressProtocol UdsLoops { get; } = new("uds", eventLoops: 2);
+    /// <summary>uds on the thread pool.</summary>
+    public static StressProtocol UdsPool { get; } = new("uds", pool: true);
 
     public string Name { get; }
 
     /// <summary>tcp, ssl or uds.</summary>
     public string Transport { get; }
 
-    /// <summary>The server's OptionEventLoops.</summary>
-    public int EventLoops { get; }
+    /// <summary>True when the server's sessions run on the thread pool instead of the default engine.</summary>
+    public bool Pool { get; }
 
     public bool Secure => Transport == "ssl";
 
@@ -69,7 +69,8 @@ internal sealed class StressProtocol
             (_, false) => new StressUdsServer(Path.Combine(Path.GetTempPath(), "ncs-stress-" + Guid.NewGuid().ToString("N")[..8] + ".sock"), echo),
             _ => throw new NotSupportedException("WebSocket over " + Transport),
         };
-        ((StreamServer)server).OptionEventLoops = EventLoops;
+        if (Pool)
+            ((StreamServer)server).OptionEventLoops = 0;
         configure?.Invoke(server);
         if (!server.Start())
             throw new InvalidOperationException("the server did not start");

@@ -15,13 +15,13 @@ namespace NetCoreServer.Performance.Stress;
 /// </summary>
 internal static class Program
 {
-    private const string Usage = "usage: Stress [--protocol tcp|ssl|uds|tcp-loops|ssl-loops|uds-loops|loops|all] [--scale 0.05-10] [--quick] [--only scenario]";
+    private const string Usage = "usage: Stress [--protocol tcp|ssl|uds|tcp-pool|ssl-pool|uds-pool|pool|all] [--scale 0.05-10] [--quick] [--only scenario]";
 
     private static async Task<int> Main(string[] args)
     {
         var protocols = new List<StressProtocol> { StressProtocol.Tcp, StressProtocol.Ssl, StressProtocol.Uds };
-        // The same transports with the sessions on the library's event loops, on request (--protocol tcp-loops, loops).
-        var loops = new List<StressProtocol> { StressProtocol.TcpLoops, StressProtocol.SslLoops, StressProtocol.UdsLoops };
+        // The same transports with the sessions on the runtime's thread pool, on request (--protocol tcp-pool, pool).
+        var pool = new List<StressProtocol> { StressProtocol.TcpPool, StressProtocol.SslPool, StressProtocol.UdsPool };
         var scale = 1.0;
         string? only = null;
         for (var i = 0; i < args.Length; i++)
@@ -30,10 +30,10 @@ internal static class Program
             {
                 case "--protocol" when i + 1 < args.Length:
                     var name = args[++i];
-                    if (name == "loops")
-                        protocols = loops;
+                    if (name == "pool")
+                        protocols = pool;
                     else if (name != "all")
-                        protocols = protocols.Concat(loops).Where(p => p.Name == name).ToList();
+                        protocols = protocols.Concat(pool).Where(p => p.Name == name).ToList();
                     break;
                 case "--scale" when i + 1 < args.Length:
                     scale = Math.Clamp(double.Parse(args[++i], System.Globalization.CultureInfo.InvariantCulture), 0.05, 10);

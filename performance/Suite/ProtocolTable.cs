@@ -32,11 +32,12 @@ internal static class ProtocolTable
         // its best mode as above (the loops serve no accept, so ours gets the same runtime settings).
         new("tcp-loops", Echo | Multicast | RawEcho | CEcho | CMulticast | CLoad, 1000) { Transport = "tcp", RuntimeOptions = Inline, ServerOptions = Loops },
         new("uds-loops", Echo | RawEcho | CEcho | CLoad, 1000) { Transport = "uds", RuntimeOptions = Inline, ServerOptions = Loops },
+        // Our server on the runtime's thread pool (OptionEventLoops = 0), beside the default engine (a loop per core on Linux).
+        new("tcp-pool", Echo | CEcho | CLoad, 1000) { Transport = "tcp", ServerOptions = Pool },
         new("http", Echo | KestrelEcho, 100),
         new("https", Echo | KestrelEcho, 100),
-        // The same over our server's sessions on one event loop (no baseline: the .NET servers here speak no HTTP).
-        new("http-loops", Echo, 100) { Transport = "http", ServerOptions = Loops },
-        new("https-loops", Echo, 100) { Transport = "https", ServerOptions = Loops },
+        new("http-pool", Echo, 100) { Transport = "http", ServerOptions = Pool },
+        new("https-pool", Echo, 100) { Transport = "https", ServerOptions = Pool },
         new("ws", Echo | Multicast | KestrelEcho | NodeWsServer | CWsMulticastLoad, 1000),
         new("wss", Echo | Multicast | KestrelEcho | NodeWsServer, 1000),
     ];
@@ -44,6 +45,8 @@ internal static class ProtocolTable
     private static string[] Inline => ["--inline-completions", "--socket-threads", "1"];
 
     private static string[] Loops => ["--event-loops", "1"];
+
+    private static string[] Pool => ["--event-loops", "0"];
 
     /// <summary>The entry named <paramref name="name"/>, or null.</summary>
     public static ProtocolEntry? Find(string name) => All.FirstOrDefault(entry => entry.Name == name);

@@ -14,7 +14,7 @@ internal sealed class SuiteOptions : IValidatedOptions
     [Option('z', "seconds", Default = 3, HelpText = "Seconds each benchmark run measures (quick by default).")]
     public int Seconds { get; set; } = 3;
 
-    [Option("protocol", Separator = ',', HelpText = "Protocols to run, comma-separated (default: all of tcp, framed, ssl, uds, udp, udp-thread, tcp-inline, uds-inline, tcp-loops, uds-loops, http, https, http-loops, https-loops, ws, wss; framed is tcp with 4-byte length-prefixed messages on both sides; udp-thread is udp with our server's OptionReceiveThread; tcp-inline and uds-inline run the .NET servers with inline socket completions on one socket engine thread; tcp-loops, uds-loops, http-loops and https-loops serve our sessions from one of the library's epoll event loops, OptionEventLoops).")]
+    [Option("protocol", Separator = ',', HelpText = "Protocols to run, comma-separated (default: all of tcp, framed, ssl, uds, udp, udp-thread, tcp-inline, uds-inline, tcp-loops, uds-loops, tcp-pool, http, https, http-pool, https-pool, ws, wss; framed is tcp with 4-byte length-prefixed messages on both sides; udp-thread is udp with our server's OptionReceiveThread; tcp-inline and uds-inline run the .NET servers with inline socket completions on one socket engine thread; tcp-loops and uds-loops serve our sessions from one of the library's epoll event loops (OptionEventLoops = 1); tcp-pool, http-pool and https-pool from the runtime's thread pool (OptionEventLoops = 0); the others on the library's default, a loop per core on Linux).")]
     public IEnumerable<string> Protocols { get; set; } = [];
 
     [Option("scenario", Separator = ',', HelpText = "Benchmarks to run, comma-separated: echo, multicast (default: both).")]

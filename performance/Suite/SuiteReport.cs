@@ -74,6 +74,7 @@ internal sealed class SuiteReport
         + "Socket server (SslStream over it for ssl; its own row is against C), with the same load client, minutes apart. udp multicast runs in a private network namespace. "
         + "udp-thread: udp with our server's OptionReceiveThread (the socket served by a thread of its own). "
         + "tcp-inline, uds-inline: both .NET servers with the runtime's inline socket completions on one socket engine thread "
-        + "(--inline-completions --socket-threads 1). tcp-loops, uds-loops, http-loops, https-loops: our sessions on one of the "
-        + "library's own epoll event loops (OptionEventLoops = 1, --event-loops 1), the raw server as in tcp-inline.";
+        + "(--inline-completions --socket-threads 1). Our servers run on the library's default engine (a loop per core on Linux). "
+        + "tcp-loops, uds-loops: our sessions on one of the library's own epoll event loops (OptionEventLoops = 1, --event-loops 1), "
+        + "the raw server as in tcp-inline. tcp-pool, http-pool, https-pool: our sessions on the runtime's thread pool (--event-loops 0).";
 }

@@ -259,8 +259,10 @@ public abstract class StreamServer : IEngineOwner, IMetricsOwner
 
     /// <summary>
     /// Serve new sessions from this many of the library's own epoll event loops (shared by the process, sessions spread
-    /// round robin) instead of the runtime's socket engine. Linux only. Hooks then run on the loop's thread: one that
-    /// blocks stalls that loop's sessions (see docs/design/event-loops.md). Default 0: the runtime's engine.
+    /// round robin); 0 serves them from the runtime's socket engine and thread pool. Hooks run on the loop's thread; one
+    /// that runs past <see cref="EventLoops.HandoffThreshold"/> has its loop handed to another thread, so the loop's
+    /// other sessions go on (see docs/design/event-loops.md). Default <see cref="EventLoops.DefaultCount"/>: one loop
+    /// per core on Linux, 0 elsewhere.
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException">The value is negative.</exception>
     public int OptionEventLoops
@@ -273,7 +275,7 @@ public abstract class StreamServer : IEngineOwner, IMetricsOwner
         }
     }
 
-    private int _eventLoops;
+    private int _eventLoops = EventLoops.DefaultCount;
 
     /// <summary>
     /// True for a <see cref="UdsServer"/>, whose TCP options throw. A TCP-derived server given a socket file (an

@@ -12,6 +12,12 @@ namespace NetCoreServer;
 public static class EventLoops
 {
     /// <summary>
+    /// The <c>OptionEventLoops</c> a new server starts with: one loop per core where the loops run (Linux), else 0 (the
+    /// runtime's thread pool). Clients start at 0. See docs/guides/event-loops.md for when to pick which.
+    /// </summary>
+    public static int DefaultCount => EventLoop.IsSupported ? Environment.ProcessorCount : 0;
+
+    /// <summary>
     /// How long a hook (with the completion that raised it) may run on an event loop's thread before the loop is handed
     /// to another thread, which serves the loop's other connections meanwhile; the hook's own connection waits for it
     /// as ever. Default 1 ms: a loop is handed on within one to two of these. Shorter than 1 ms counts as 1 ms.

@@ -21,7 +21,7 @@ public sealed class HttpPipeliningTests
     private const int BigSize = 1024 * 1024;
 
     private static IEnumerable<HttpTestTransport> Transports()
-        => new[] { HttpTestTransport.Http, HttpTestTransport.HttpLoops, HttpTestTransport.Https, HttpTestTransport.HttpsLoops };
+        => new[] { HttpTestTransport.Http, HttpTestTransport.HttpPool, HttpTestTransport.Https, HttpTestTransport.HttpsPool };
 
     private static readonly byte[] s_index = Encoding.ASCII.GetBytes("<html>index</html>");
 

@@ -24,7 +24,7 @@ public sealed class HttpServerTests
 
     public HttpServerTests(HttpTestTransport transport) => _transport = transport;
 
-    public static readonly object[] Transports = { HttpTestTransport.Http, HttpTestTransport.Https, HttpTestTransport.HttpLoops, HttpTestTransport.HttpsLoops };
+    public static readonly object[] Transports = { HttpTestTransport.Http, HttpTestTransport.Https, HttpTestTransport.HttpPool, HttpTestTransport.HttpsPool };
 
     private bool Secure => _transport.Secure;
 

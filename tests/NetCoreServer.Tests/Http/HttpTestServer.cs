@@ -178,11 +178,11 @@ public abstract class HttpTestTransport
 
     public static readonly HttpTestTransport Https = new SecureTransport();
 
-    /// <summary>http with the server's sessions on two of the library's epoll event loops (OptionEventLoops = 2).</summary>
-    public static readonly HttpTestTransport HttpLoops = new PlainTransport(eventLoops: 2);
+    /// <summary>http with the server's sessions on the runtime's thread pool (OptionEventLoops = 0).</summary>
+    public static readonly HttpTestTransport HttpPool = new PlainTransport(pool: true);
 
     /// <summary>https with the server's sessions (TLS included) on two event loops.</summary>
-    public static readonly HttpTestTransport HttpsLoops = new SecureTransport(eventLoops: 2);
+    public static readonly HttpTestTransport HttpsPool = new SecureTransport(pool: true);
 
     /// <summary>True for the secure schemes.</summary>
     public bool Secure => Scheme == "https";
@@ -210,15 +210,15 @@ public abstract class HttpTestTransport
 
     public abstract override string ToString();
 
-    private sealed class PlainTransport(int eventLoops = 0) : HttpTestTransport
+    private sealed class PlainTransport(bool pool = false) : HttpTestTransport
     {
         public override string Scheme => "http";
 
-        public override string ToString() => eventLoops > 0 ? "http-loops" : "http";
+        public override string ToString() => pool ? "http-pool" : "http";
 
         internal override IDisposable Start(CacheApi api, out int port, Action<HttpOptions>? options = null, string? staticContent = null, Action<FileCache>? cache = null)
         {
-            var server = new Server(api) { OptionEventLoops = eventLoops };
+            var server = new Server(api).OnEngine(pool);
             options?.Invoke(server.Http);
             cache?.Invoke(server.Cache);
             if (staticContent != null)
@@ -253,15 +253,15 @@ public abstract class HttpTestTransport
         }
     }
 
-    private sealed class SecureTransport(int eventLoops = 0) : HttpTestTransport
+    private sealed class SecureTransport(bool pool = false) : HttpTestTransport
     {
         public override string Scheme => "https";
 
-        public override string ToString() => eventLoops > 0 ? "https-loops" : "https";
+        public override string ToString() => pool ? "https-pool" : "https";
 
         internal override IDisposable Start(CacheApi api, out int port, Action<HttpOptions>? options = null, string? staticContent = null, Action<FileCache>? cache = null)
         {
-            var server = new Server(SslTestTransport.DefaultServerContext(), api) { OptionEventLoops = eventLoops };
+            var server = new Server(SslTestTransport.DefaultServerContext(), api).OnEngine(pool);
             options?.Invoke(server.Http);
             cache?.Invoke(server.Cache);
             if (staticContent != null)

@@ -19,7 +19,7 @@ public sealed class LifecycleTests
 
     public LifecycleTests(TestTransport transport) => _transport = transport;
 
-    public static readonly object[] Transports = { TestTransport.Tcp, TestTransport.Ssl, TestTransport.Uds, TestTransport.TcpLoops, TestTransport.SslLoops, TestTransport.UdsLoops };
+    public static readonly object[] Transports = { TestTransport.Tcp, TestTransport.Ssl, TestTransport.Uds, TestTransport.TcpPool, TestTransport.SslPool, TestTransport.UdsPool };
 
     private TestServer StartServer(Action<TestServer>? configure = null)
     {

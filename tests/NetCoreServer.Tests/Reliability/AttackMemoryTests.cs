@@ -82,7 +82,7 @@ public sealed class AttackMemoryTests(int eventLoops)
 
         // A binary frame without FIN: the first fragment of a message that never ends.
         var fragment = WsTestFrames.Frame(0x02, new byte[2 * MiB], RawWsClient.Mask());
-        var transport = eventLoops > 0 ? WsTransport.WsLoops : WsTransport.Ws;
+        var transport = eventLoops > 0 ? WsTransport.Ws : WsTransport.WsPool;
         var clients = new List<RawWsClient>();
         try
         {

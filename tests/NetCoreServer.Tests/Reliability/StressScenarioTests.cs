@@ -22,12 +22,12 @@ namespace NetCoreServer.Tests.Reliability;
 public sealed class StressScenarioTests
 {
     /// <summary>
-    /// In the default leg every transport on the default engine (the pool) and tcp on event loops; the whole matrix in
+    /// In the default leg every transport on the default engine (event loops on Linux) and tcp on the thread pool; the whole matrix in
     /// the long leg (build/test.sh --long). docs/guides/testing.md has the matrix.
     /// </summary>
     public static readonly object[] Protocols = TestLeg.IsLong
-        ? new object[] { "tcp", "ssl", "uds", "tcp-loops", "ssl-loops", "uds-loops" }
-        : new object[] { "tcp", "ssl", "uds", "tcp-loops" };
+        ? new object[] { "tcp", "ssl", "uds", "tcp-pool", "ssl-pool", "uds-pool" }
+        : new object[] { "tcp", "ssl", "uds", "tcp-pool" };
 
     private readonly StressProtocol _protocol;
 
@@ -35,9 +35,9 @@ public sealed class StressScenarioTests
     {
         "tcp" => StressProtocol.Tcp,
         "ssl" => StressProtocol.Ssl,
-        "tcp-loops" => StressProtocol.TcpLoops,
-        "ssl-loops" => StressProtocol.SslLoops,
-        "uds-loops" => StressProtocol.UdsLoops,
+        "tcp-pool" => StressProtocol.TcpPool,
+        "ssl-pool" => StressProtocol.SslPool,
+        "uds-pool" => StressProtocol.UdsPool,
         _ => StressProtocol.Uds,
     };
 

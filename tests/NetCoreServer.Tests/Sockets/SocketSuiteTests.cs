@@ -30,10 +30,10 @@ public sealed class SocketSuiteTests
         new object[] { TestTransport.Ssl, "127.0.0.1" },
         new object[] { TestTransport.Ssl, "::1" },
         new object[] { TestTransport.Uds, "127.0.0.1" },
-        new object[] { TestTransport.TcpLoops, "127.0.0.1" },
-        new object[] { TestTransport.TcpLoops, "::1" },
-        new object[] { TestTransport.SslLoops, "127.0.0.1" },
-        new object[] { TestTransport.UdsLoops, "127.0.0.1" },
+        new object[] { TestTransport.TcpPool, "127.0.0.1" },
+        new object[] { TestTransport.TcpPool, "::1" },
+        new object[] { TestTransport.SslPool, "127.0.0.1" },
+        new object[] { TestTransport.UdsPool, "127.0.0.1" },
     };
 
     private bool Secure => _transport.Secure;

@@ -16,18 +16,18 @@ internal sealed class SslTestTransport : TestTransport
     private readonly Func<SslContext> _serverContext;
     private readonly Func<SslContext> _clientContext;
     private readonly Action<SslClient>? _configureClient;
-    private readonly int _eventLoops;
+    private readonly bool _pool;
 
     public SslTestTransport()
         : this(DefaultServerContext, DefaultClientContext)
     {
     }
 
-    /// <summary>TLS with the server's sessions on the library's epoll event loops (OptionEventLoops).</summary>
-    public SslTestTransport(int eventLoops)
+    /// <summary>TLS with the server's sessions on the runtime's thread pool (OptionEventLoops = 0) when <paramref name="pool"/>.</summary>
+    public SslTestTransport(bool pool)
         : this(DefaultServerContext, DefaultClientContext)
     {
-        _eventLoops = eventLoops;
+        _pool = pool;
     }
 
     /// <summary>A TLS transport with chosen contexts (a new one per server or client) for the TLS-specific tests.</summary>
@@ -42,7 +42,7 @@ internal sealed class SslTestTransport : TestTransport
 
     public static SslContext DefaultClientContext() => new(SslProtocols.Tls12 | SslProtocols.Tls13, TrustedBy.Authority(Authority));
 
-    internal override IServerControl CreateServer(TestServer probe, IPAddress address) => new ProbeServers.Ssl(_serverContext(), probe, address) { OptionEventLoops = _eventLoops };
+    internal override IServerControl CreateServer(TestServer probe, IPAddress address) => new ProbeServers.Ssl(_serverContext(), probe, address).OnEngine(_pool);
 
     internal override StreamClient CreateClient(TestClient probe, EndPoint endpoint)
     {
@@ -53,5 +53,5 @@ internal sealed class SslTestTransport : TestTransport
 
     public override bool Secure => true;
 
-    public override string ToString() => _eventLoops > 0 ? "ssl-loops" : "ssl";
+    public override string ToString() => _pool ? "ssl-pool" : "ssl";
 }

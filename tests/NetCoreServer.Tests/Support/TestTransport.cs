@@ -5,20 +5,21 @@ namespace NetCoreServer.Tests.Support;
 /// <summary>A transport the socket suite runs over: it builds the real server and client around the probes.</summary>
 public abstract class TestTransport
 {
+    /// <summary>TCP on the default engine (no option set: the library's event loops on Linux).</summary>
     public static readonly TestTransport Tcp = new TcpTestTransport();
 
     public static readonly TestTransport Ssl = new SslTestTransport();
 
     public static readonly TestTransport Uds = new UdsTestTransport();
 
-    /// <summary>TCP with the server's sessions on two of the library's epoll event loops (OptionEventLoops = 2).</summary>
-    public static readonly TestTransport TcpLoops = new TcpTestTransport(eventLoops: 2);
+    /// <summary>TCP with the server's sessions on the runtime's thread pool (OptionEventLoops = 0), not the default loops.</summary>
+    public static readonly TestTransport TcpPool = new TcpTestTransport(pool: true);
 
-    /// <summary>TLS with the server's sessions on two event loops.</summary>
-    public static readonly TestTransport SslLoops = new SslTestTransport(eventLoops: 2);
+    /// <summary>TLS with the server's sessions on the thread pool.</summary>
+    public static readonly TestTransport SslPool = new SslTestTransport(pool: true);
 
-    /// <summary>Unix sockets with the server's sessions on two event loops.</summary>
-    public static readonly TestTransport UdsLoops = new UdsTestTransport(eventLoops: 2);
+    /// <summary>Unix sockets with the server's sessions on the thread pool.</summary>
+    public static readonly TestTransport UdsPool = new UdsTestTransport(pool: true);
 
     /// <summary>True for Unix domain sockets (no ports, no address families).</summary>
     public virtual bool IsUnix => false;

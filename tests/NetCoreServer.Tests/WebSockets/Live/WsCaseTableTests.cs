@@ -13,8 +13,8 @@ namespace NetCoreServer.Tests.WebSockets.Live;
 /// </summary>
 [TestFixture(WsTransport.Ws)]
 [TestFixture(WsTransport.Wss)]
-[TestFixture(WsTransport.WsLoops)]
-[TestFixture(WsTransport.WssLoops)]
+[TestFixture(WsTransport.WsPool)]
+[TestFixture(WsTransport.WssPool)]
 [Parallelizable(ParallelScope.Children)]
 public sealed class WsCaseTableTests(WsTransport transport)
 {

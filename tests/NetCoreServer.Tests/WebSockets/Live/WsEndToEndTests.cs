@@ -10,8 +10,8 @@ namespace NetCoreServer.Tests.WebSockets.Live;
 /// <summary>The library's WebSocket server and client talking to each other over WS and WSS.</summary>
 [TestFixture(WsTransport.Ws)]
 [TestFixture(WsTransport.Wss)]
-[TestFixture(WsTransport.WsLoops)]
-[TestFixture(WsTransport.WssLoops)]
+[TestFixture(WsTransport.WsPool)]
+[TestFixture(WsTransport.WssPool)]
 public sealed class WsEndToEndTests(WsTransport transport)
 {
     private static async Task<byte[]> Next(WsProbe probe, string expected)

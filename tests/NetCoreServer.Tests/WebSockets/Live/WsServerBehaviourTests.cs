@@ -15,8 +15,8 @@ namespace NetCoreServer.Tests.WebSockets.Live;
 /// <summary>The upgrade, the hooks and the server-wide sends, over WS and WSS.</summary>
 [TestFixture(WsTransport.Ws)]
 [TestFixture(WsTransport.Wss)]
-[TestFixture(WsTransport.WsLoops)]
-[TestFixture(WsTransport.WssLoops)]
+[TestFixture(WsTransport.WsPool)]
+[TestFixture(WsTransport.WssPool)]
 public sealed class WsServerBehaviourTests(WsTransport transport)
 {
     [Test]

@@ -12,20 +12,20 @@ public enum WsTransport
     Ws,
     Wss,
 
-    /// <summary>WS with the server's sessions on two of the library's epoll event loops (OptionEventLoops = 2).</summary>
-    WsLoops,
+    /// <summary>WS with the server's sessions on the runtime's thread pool (OptionEventLoops = 0).</summary>
+    WsPool,
 
-    /// <summary>WSS with the server's sessions on two event loops.</summary>
-    WssLoops,
+    /// <summary>WSS with the server's sessions on the thread pool.</summary>
+    WssPool,
 }
 
 /// <summary>What a <see cref="WsTransport"/> stands for.</summary>
 public static class WsTransports
 {
-    public static bool IsSecure(this WsTransport transport) => transport is WsTransport.Wss or WsTransport.WssLoops;
+    public static bool IsSecure(this WsTransport transport) => transport is WsTransport.Wss or WsTransport.WssPool;
 
-    /// <summary>The server's OptionEventLoops.</summary>
-    public static int EventLoops(this WsTransport transport) => transport is WsTransport.WsLoops or WsTransport.WssLoops ? 2 : 0;
+    /// <summary>True when the server's sessions run on the thread pool rather than the default engine.</summary>
+    public static bool IsPool(this WsTransport transport) => transport is WsTransport.WsPool or WsTransport.WssPool;
 }
 
 /// <summary>How the WS test sessions answer plain HTTP requests: /never not at all, /late with an empty 200 from another thread 300 ms later, anything else "plain HTTP" at once.</summary>
@@ -61,7 +61,7 @@ internal sealed class WsTestServer : IDisposable
         Transport = transport;
         if (!transport.IsSecure())
         {
-            var server = new PlainServer(Probe) { OptionEventLoops = transport.EventLoops() };
+            var server = new PlainServer(Probe).OnEngine(transport.IsPool());
             configure?.Invoke(server.Ws);
             http?.Invoke(server.Http);
             if (time != null)
@@ -78,7 +78,7 @@ internal sealed class WsTestServer : IDisposable
         }
         else
         {
-            var server = new SecureServer(SslTestTransport.DefaultServerContext(), Probe) { OptionEventLoops = transport.EventLoops() };
+            var server = new SecureServer(SslTestTransport.DefaultServerContext(), Probe).OnEngine(transport.IsPool());
             configure?.Invoke(server.Ws);
             http?.Invoke(server.Http);
             if (time != null)
