@@ -3,16 +3,18 @@ using System.Net;
 using System.Net.Sockets;
 using NetCoreServer;
 
-// safety server PORT LOOPS THRESHOLD_MS|off SECONDS   (LOOPS 0: the thread pool)
+// safety server PORT LOOPS THRESHOLD_MS|off SECONDS   (LOOPS 0: the thread pool; default: no option set)
 // safety client PORT SECONDS SLEEPERS PINGERS          (prints p50/p99/max of the pingers' round trips, in ms)
 if (args[0] == "server")
 {
     var port = int.Parse(args[1]);
-    var loops = int.Parse(args[2]);
+    var loops = args[2] == "default" ? -1 : int.Parse(args[2]);
     var thresholdProp = typeof(EventLoops).GetProperty("HandoffThreshold");
     if (thresholdProp != null && args[3] != "default")
         thresholdProp.SetValue(null, args[3] == "off" ? Timeout.InfiniteTimeSpan : TimeSpan.FromMilliseconds(double.Parse(args[3])));
-    using var server = new SleepyServer(IPAddress.Loopback, port) { OptionEventLoops = loops, OptionNoDelay = true };
+    using var server = new SleepyServer(IPAddress.Loopback, port) { OptionNoDelay = true };
+    if (loops >= 0)
+        server.OptionEventLoops = loops;
     server.Start();
     Thread.Sleep(TimeSpan.FromSeconds(double.Parse(args[4])));
     var asm = typeof(EventLoops).Assembly;

@@ -2,13 +2,15 @@
 # echo-rotate.sh NEW_TREE BASE_TREE ROUNDS MSGS: echo_load -c 100 -m MSGS -s 32 -z 4 against the EchoServer of two
 # trees (both --event-loops 2) and echo_epoll -t 2, the order rotating each round; msg/s and ratios per round.
 # PEERS: where echo_load and echo_epoll were built (cc -O2 -pthread, see ../shared/peers); PORT: the first port.
+# NEW_ARGS, BASE_ARGS: the servers' engine options (default --event-loops 2; NEW_ARGS= runs the library's default).
 NEWT=$1 BASET=$2 R=$3 M=$4 PEERS=${PEERS:-/tmp/peers}
+NEW_ARGS=${NEW_ARGS---event-loops 2} BASE_ARGS=${BASE_ARGS---event-loops 2}
 DLL=performance/EchoServer/bin/Release/net10.0/NetCoreServer.Performance.EchoServer.dll
 port=${PORT:-18500}
 run() { # run KIND PORT
   case $1 in
-    new) dotnet $NEWT/$DLL --protocol tcp -p $2 --event-loops 2 --lifetime 10 >/dev/null 2>&1 & ;;
-    base) dotnet $BASET/$DLL --protocol tcp -p $2 --event-loops 2 --lifetime 10 >/dev/null 2>&1 & ;;
+    new) dotnet $NEWT/$DLL --protocol tcp -p $2 $NEW_ARGS --lifetime 10 >/dev/null 2>&1 & ;;
+    base) dotnet $BASET/$DLL --protocol tcp -p $2 $BASE_ARGS --lifetime 10 >/dev/null 2>&1 & ;;
     c) $PEERS/echo_epoll -p $2 -t 2 -z 8 >/dev/null 2>&1 & ;;
   esac
   local sp=$!; sleep 1.5

@@ -34,4 +34,8 @@ internal static class EpollNative
 
     [DllImport("libc", SetLastError = true)]
     public static extern int close(int fd);
+
+    // The calling thread's kernel id (glibc 2.30 and later), for the watchdog's look at its state.
+    [DllImport("libc")]
+    public static extern int gettid();
 }

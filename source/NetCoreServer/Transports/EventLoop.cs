@@ -86,6 +86,8 @@ internal sealed class EventLoop
     private long _turn;
     // epoll_waits returned, for the watchdog (incremented with a full fence: see LoopWatchdog.Nudge).
     private long _passes;
+    // The kernel id of the thread serving the loop, for the watchdog (see LoopWatchdog.IsRunnable).
+    private int _holderTid;
 
     private EventLoop()
     {
@@ -135,6 +137,9 @@ internal sealed class EventLoop
 
     /// <summary>How many times <c>epoll_wait</c> has returned.</summary>
     internal long Passes => Volatile.Read(ref _passes);
+
+    /// <summary>The kernel id of the thread that last took the loop.</summary>
+    internal int HolderTid => Volatile.Read(ref _holderTid);
 
     /// <summary>The managed id of the thread holding the loop now; 0 while it waits for one.</summary>
     internal int Holder => HolderOf(Turn);
@@ -273,6 +278,7 @@ internal sealed class EventLoop
     /// </summary>
     internal void Serve()
     {
+        Volatile.Write(ref _holderTid, EpollNative.gettid());
         ThreadRole.BecomeLoop(this);
         try
         {

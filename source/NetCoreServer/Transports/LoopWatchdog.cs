@@ -29,9 +29,14 @@ internal static class LoopWatchdog
     private static bool s_off;
     private static long s_thresholdTicks = DefaultThreshold.Ticks;
 
-    // The watchdog thread's own: what each loop's turn word and pass count were at the last look.
+    // Looks that find a turn's thread runnable before the loop is handed on anyway (a hook that computes, not waits).
+    private const int RunnableLooks = 8;
+
+    // The watchdog thread's own: what each loop's turn word and pass count were at the last look, and how many looks
+    // in a row found that turn.
     private static long[] s_seenTurns = [];
     private static long[] s_seenPasses = [];
+    private static int[] s_sameLooks = [];
 
     /// <summary>How long a turn may run before its loop is handed on; <see cref="Timeout.InfiniteTimeSpan"/> for never.</summary>
     public static TimeSpan Threshold
@@ -102,10 +107,12 @@ internal static class LoopWatchdog
             var loop = loops[i];
             var passes = loop.Passes;
             var turn = loop.Turn;
+            var same = turn == s_seenTurns[i];
+            s_sameLooks[i] = same ? s_sameLooks[i] + 1 : 0;
             if (EventLoop.InTurn(turn))
             {
                 active = true;
-                if (handOff && turn == s_seenTurns[i])
+                if (handOff && same && (s_sameLooks[i] >= RunnableLooks || !KernelThreads.IsRunnable(loop.HolderTid)))
                     loop.TryHandOff(turn);
             }
             else if (turn != s_seenTurns[i] || passes != s_seenPasses[i])
@@ -153,5 +160,6 @@ internal static class LoopWatchdog
             return;
         Array.Resize(ref s_seenTurns, count);
         Array.Resize(ref s_seenPasses, count);
+        Array.Resize(ref s_sameLooks, count);
     }
 }

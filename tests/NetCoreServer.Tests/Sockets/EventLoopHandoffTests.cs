@@ -66,7 +66,8 @@ public sealed class EventLoopHandoffTests
                 Interlocked.Increment(ref server.Overlaps);
             try
             {
-                if (Encoding.ASCII.GetString(buffer, (int)offset, (int)size) != "block")
+                var text = Encoding.ASCII.GetString(buffer, (int)offset, (int)size);
+                if (text is not ("block" or "spin"))
                 {
                     SendAsync(buffer, offset, size);
                     return;
@@ -76,7 +77,10 @@ public sealed class EventLoopHandoffTests
                 if (Interlocked.Increment(ref server.BlockedCount) == server.ExpectedBlocked)
                     server.AllBlocked.TrySetResult();
                 // Bounded: a test that fails must not leave the process-wide loop blocked for the fixtures after it.
-                server.Release.Wait(TimeSpan.FromSeconds(30));
+                if (text == "block")
+                    server.Release.Wait(TimeSpan.FromSeconds(30));
+                else
+                    SpinUntil(server.Release, TimeSpan.FromSeconds(30));
                 server.Returned.TrySetResult(ThreadRole.IsLoop);
             }
             finally
@@ -84,6 +88,14 @@ public sealed class EventLoopHandoffTests
                 Interlocked.Decrement(ref _inHook);
             }
         }
+    }
+
+    // A hook that computes rather than waits: its thread stays runnable all along.
+    private static void SpinUntil(ManualResetEventSlim release, TimeSpan limit)
+    {
+        var until = Environment.TickCount64 + (long)limit.TotalMilliseconds;
+        while (!release.IsSet && Environment.TickCount64 < until)
+            Thread.SpinWait(100);
     }
 
     private static async Task<Socket> ConnectAsync(int port)
@@ -178,6 +190,32 @@ public sealed class EventLoopHandoffTests
         var stillLoop = await Wait.For(server.Returned.Task, "the blocked hook returning", Deadline);
         Assert.That(stillLoop, Is.False, "ThreadRole.IsLoop on the handed-off thread once its hook continues");
     });
+
+    [Test]
+    public async Task AHookThatComputesOnALoopIsHandedOffToo()
+    {
+        // The watchdog waits longer for a thread that runs (it may only be preempted) than for one that waits, but a hook
+        // that keeps computing loses its loop as well.
+        using var server = new BlockingServer(IPAddress.Loopback) { OptionEventLoops = 1 };
+        Assert.That(server.Start(), Is.True);
+        using var spinning = await ConnectAsync(server.BoundPort);
+        using var other = await ConnectAsync(server.BoundPort);
+        try
+        {
+            await EchoAsync(spinning, "hello", "the first connection's echo");
+            await EchoAsync(other, "hello", "the second connection's echo");
+            await spinning.SendAsync("spin"u8.ToArray(), SocketFlags.None);
+            await Wait.For(server.Blocked.Task, "the hook computing", Deadline);
+            var echo = await EchoAsync(other, "ping", "the other connection's echo while the first one's hook computes");
+            Assert.That(echo, Is.EqualTo("ping"));
+            Assert.That(server.Returned.Task.IsCompleted, Is.False, "answered while the hook still computed");
+        }
+        finally
+        {
+            server.Release.Set();
+        }
+        await Wait.For(server.Returned.Task, "the computing hook returning", Deadline);
+    }
 
     [Test]
     public async Task WithAHookBlockedOnEveryLoopANewConnectionIsStillAnswered()
