@@ -9,7 +9,7 @@ SERVER=0
 CHILDREN=()   # other background processes to end on exit (clients, tools)
 cleanup() {
     local pid
-    for pid in "${CHILDREN[@]}"; do kill -KILL "$pid" 2>/dev/null; done
+    for pid in "${CHILDREN[@]}"; do { kill -KILL "$pid" && wait "$pid"; } 2>/dev/null; done
     [[ $SERVER -ne 0 ]] && kill -KILL "$SERVER" 2>/dev/null
     [[ "${KEEP_LOGS:-0}" == 1 ]] && echo "logs: $WORK" || rm -rf "$WORK"
 }
