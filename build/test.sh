@@ -23,7 +23,8 @@ export NETCORESERVER_TEST_LEG=$LEG
 # Real peers nobody here wrote: installed by the script, never assumed.
 # command -> Debian package
 declare -A package=([socat]=socat [curl]=curl [openssl]=openssl [unshare]=util-linux [ip]=iproute2 [strace]=strace
-    [wrk]=wrk [h2load]=nghttp2-client [node]=nodejs [npm]=npm [chromium]=chromium [redis-server]=redis-server [python3]=python3)
+    [wrk]=wrk [h2load]=nghttp2-client [node]=nodejs [npm]=npm [chromium]=chromium [redis-server]=redis-server [python3]=python3
+    [prometheus]=prometheus)
 missing=()
 for tool in "${!package[@]}"; do
     command -v "$tool" >/dev/null 2>&1 || missing+=("${package[$tool]}")

@@ -26,10 +26,10 @@ public sealed class SessionServerOptions
     /// <summary>Idle timeout of new sessions (<c>OptionIdleTimeout</c>), e.g. "00:05:00"; null keeps the default (none).</summary>
     public TimeSpan? IdleTimeout { get; set; }
 
-    /// <summary>Initial receive buffer size of new sessions (<c>OptionReceiveBufferSize</c>); null keeps the default.</summary>
+    /// <summary>Initial receive buffer size of new sessions (<c>OptionReceiveBufferSize</c>; on a UDP server the kernel's SO_RCVBUF); null keeps the default.</summary>
     public int? ReceiveBufferSize { get; set; }
 
-    /// <summary>Send chunk size of new sessions (<c>OptionSendBufferSize</c>); null keeps the default.</summary>
+    /// <summary>Send chunk size of new sessions (<c>OptionSendBufferSize</c>; on a UDP server the kernel's SO_SNDBUF); null keeps the default.</summary>
     public int? SendBufferSize { get; set; }
 
     /// <summary>Disable Nagle's algorithm on accepted sockets (<c>OptionNoDelay</c>); null keeps the default (false).</summary>

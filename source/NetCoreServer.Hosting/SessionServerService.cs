@@ -17,11 +17,6 @@ internal sealed class SessionServerService<TServer, TSession>(TServer server, st
     where TServer : StreamServer<TSession>
     where TSession : StreamSession
 {
-    private static readonly EventId s_started = new(1, "SessionServerStarted");
-    private static readonly EventId s_startFailed = new(2, "SessionServerStartFailed");
-    private static readonly EventId s_draining = new(3, "SessionServerDraining");
-    private static readonly EventId s_stopped = new(4, "SessionServerStopped");
-
     public Task StartAsync(CancellationToken cancellationToken)
     {
         try
@@ -30,17 +25,17 @@ internal sealed class SessionServerService<TServer, TSession>(TServer server, st
         }
         catch (Exception exception)
         {
-            logger.LogError(s_startFailed, exception, "Session server {Name} could not start on {Endpoint}", name, server.Endpoint);
+            logger.LogError(HostingEvents.StartFailed, exception, "Session server {Name} could not start on {Endpoint}", name, server.Endpoint);
             throw;
         }
-        logger.LogInformation(s_started, "Session server {Name} listening on {Endpoint}", name, server.Endpoint);
+        logger.LogInformation(HostingEvents.Started, "Session server {Name} listening on {Endpoint}", name, server.Endpoint);
         return Task.CompletedTask;
     }
 
     public async Task StopAsync(CancellationToken cancellationToken)
     {
-        logger.LogInformation(s_draining, "Session server {Name} draining {Sessions} sessions", name, server.ConnectedSessions);
+        logger.LogInformation(HostingEvents.Draining, "Session server {Name} draining {Sessions} sessions", name, server.ConnectedSessions);
         await server.StopAsync(cancellationToken).ConfigureAwait(false);
-        logger.LogInformation(s_stopped, "Session server {Name} stopped{Cut}", name, cancellationToken.IsCancellationRequested ? " (shutdown timeout: the rest was closed)" : "");
+        logger.LogInformation(HostingEvents.Stopped, "Session server {Name} stopped{Cut}", name, cancellationToken.IsCancellationRequested ? " (shutdown timeout: the rest was closed)" : "");
     }
 }

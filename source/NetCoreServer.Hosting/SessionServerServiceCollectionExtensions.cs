@@ -6,7 +6,7 @@ using Microsoft.Extensions.Logging;
 
 namespace NetCoreServer.Hosting;
 
-/// <summary>Adds session servers to a generic host (<c>Host.CreateApplicationBuilder</c>).</summary>
+/// <summary>Adds session servers (TCP, TLS, Unix socket, HTTP, WebSocket) and UDP servers to a generic host (<c>Host.CreateApplicationBuilder</c>).</summary>
 public static class SessionServerServiceCollectionExtensions
 {
     /// <summary>
@@ -40,6 +40,42 @@ public static class SessionServerServiceCollectionExtensions
             return server;
         });
         services.AddHostedService(provider => new SessionServerService<TServer, TSession>(
+            provider.GetRequiredService<TServer>(), name, provider.GetRequiredService<ILogger<TServer>>()));
+        return services;
+    }
+
+    /// <summary>
+    /// Adds a UDP server built by <paramref name="factory"/> from the settings in <paramref name="configuration"/> (bound
+    /// to <see cref="SessionServerOptions"/>: <c>Address</c>, <c>Port</c>, and <c>ReceiveBufferSize</c>/<c>SendBufferSize</c>
+    /// as the kernel's socket buffers), registered as a singleton of <typeparamref name="TServer"/>, started with the host
+    /// and stopped when it stops (what <c>SendAsync</c> accepted is sent first). Its metrics go through the host's
+    /// <see cref="IMeterFactory"/>. Call it once per server type.
+    /// </summary>
+    /// <typeparam name="TServer">The server type (your <see cref="UdpServer"/> subclass).</typeparam>
+    /// <param name="services">The host's services.</param>
+    /// <param name="configuration">The server's configuration section.</param>
+    /// <param name="factory">Makes the server from the bound settings (its endpoint).</param>
+    /// <returns><paramref name="services"/>.</returns>
+    public static IServiceCollection AddUdpServer<TServer>(this IServiceCollection services, IConfiguration configuration, Func<IServiceProvider, SessionServerOptions, TServer> factory)
+        where TServer : UdpServer
+    {
+        ArgumentNullException.ThrowIfNull(services);
+        ArgumentNullException.ThrowIfNull(configuration);
+        ArgumentNullException.ThrowIfNull(factory);
+        var name = configuration is IConfigurationSection section ? section.Path : typeof(TServer).Name;
+        services.AddSingleton(provider =>
+        {
+            var options = new SessionServerOptions();
+            configuration.Bind(options);
+            var server = factory(provider, options);
+            if (options.ReceiveBufferSize is int receive)
+                server.OptionReceiveBufferSize = receive;
+            if (options.SendBufferSize is int send)
+                server.OptionSendBufferSize = send;
+            server.OptionMeterFactory ??= provider.GetService<IMeterFactory>();
+            return server;
+        });
+        services.AddHostedService(provider => new UdpServerService<TServer>(
             provider.GetRequiredService<TServer>(), name, provider.GetRequiredService<ILogger<TServer>>()));
         return services;
     }

@@ -12,6 +12,9 @@ public class DocumentationSnippetTests
 {
     private static readonly string s_root = FindRoot();
 
+    /// <summary>The repository's root folder (where NetCoreServer.sln is).</summary>
+    internal static string RepositoryRoot => s_root;
+
     public static IEnumerable<TestCaseData> Blocks()
     {
         var files = new[] { Path.Combine(s_root, "README.md") }

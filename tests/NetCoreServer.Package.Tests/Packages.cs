@@ -8,7 +8,7 @@ using NUnit.Framework;
 namespace NetCoreServer.Package.Tests;
 
 /// <summary>
-/// Packs the library and the template package once for every test here, into a folder feed under a temp folder.
+/// Packs the library, the hosting package and the template package once for every test here, into a folder feed under a temp folder.
 /// The library gets a prerelease version of its own (the base version plus a time stamp and process id), and every
 /// restore uses a package folder of its own, so no NuGet cache can hand a test an older build.
 /// </summary>
@@ -35,6 +35,9 @@ public sealed class Packages
     /// <summary>The library's symbols package.</summary>
     public static string SymbolsPackage => Path.Combine(Feed, $"CoreSessionServer.{LibraryVersion}.snupkg");
 
+    /// <summary>The generic-host package, at the library's version.</summary>
+    public static string HostingPackage => Path.Combine(Feed, $"CoreSessionServer.Hosting.{LibraryVersion}.nupkg");
+
     /// <summary>The dotnet new template package.</summary>
     public static string TemplatesPackage => Path.Combine(Feed, $"CoreSessionServer.Templates.{TemplatesVersion}.nupkg");
 
@@ -58,6 +61,12 @@ public sealed class Packages
         // Built outside source/ (BaseOutputPath, BaseIntermediateOutputPath), so the solution's own Release build
         // and this version never meet in one bin or obj folder.
         await Dotnet.Run(source!, Pack("source/NetCoreServer/NetCoreServer.csproj", "library", $"-p:Version={LibraryVersion}"), TimeSpan.FromMinutes(5));
+        // The hosted-server template's package. It builds the library again, so each project gets folders of its own
+        // (ArtifactsPath): one BaseIntermediateOutputPath for two projects would mix their restore assets.
+        await Dotnet.Run(source!, [
+            "pack", "source/NetCoreServer.Hosting/NetCoreServer.Hosting.csproj", "-c", "Release", "-nologo", "-o", Feed,
+            "-p:UseArtifactsOutput=true", $"-p:ArtifactsPath={Path.Combine(Root, "build", "hosting")}/", $"-p:Version={LibraryVersion}",
+        ], TimeSpan.FromMinutes(5));
         await Dotnet.Run(source!, Pack("templates/CoreSessionServer.Templates.csproj", "templates"), TimeSpan.FromMinutes(3));
 
         // Everything under Root restores from the folder feed and from the machine's own sources (not cleared).

@@ -13,7 +13,8 @@ namespace NetCoreServer.Package.Tests;
 /// <summary>
 /// Each dotnet new template, installed from the packed template package into a hive of its own, made into a project
 /// that references the packed library, built, started on a free port, asked once by a client nobody here wrote (the
-/// BCL's socket, ClientWebSocket and HttpClient), and stopped with SIGTERM.
+/// BCL's socket, ClientWebSocket and HttpClient), and stopped with SIGTERM. The hosted-server template references the
+/// packed hosting package too.
 /// </summary>
 [TestFixture]
 public sealed class TemplateTests
@@ -26,7 +27,7 @@ public sealed class TemplateTests
     {
         _hive = Path.Combine(Packages.Root, "template-hive");
         var output = await Dotnet.Run(Packages.Root, ["new", "install", Packages.TemplatesPackage, "--debug:custom-hive", _hive], TimeSpan.FromMinutes(2));
-        foreach (var shortName in new[] { "css-tcpchat", "css-wschat", "css-httpapi" })
+        foreach (var shortName in new[] { "css-tcpchat", "css-wschat", "css-httpapi", "css-hosted" })
             Assert.That(output, Does.Contain(shortName), "dotnet new install listed the template");
     }
 
@@ -98,8 +99,33 @@ public sealed class TemplateTests
         await StopAsync(program);
     }
 
+    [Test]
+    public async Task HostedServerTemplateServesAChatAndDrainsOnSigterm()
+    {
+        // The port from the command line, over appsettings.json's 1111, as the host's configuration reads it.
+        await using var program = await CreateBuildAndStartAsync("css-hosted", "MyHostedServer", "--Chat:Port=0");
+        Assert.That(File.Exists(Path.Combine(Packages.Root, "templates", "MyHostedServer", "bin", "Release", "net10.0", "appsettings.json")), Is.True, "appsettings.json is copied to the output");
+        var port = await PortAsync(program);
+
+        using var timeout = new CancellationTokenSource(s_answer);
+        using var client = new System.Net.Sockets.TcpClient();
+        await client.ConnectAsync("127.0.0.1", port, timeout.Token);
+        var stream = client.GetStream();
+        Assert.That(await ReadLineAsync(stream, timeout.Token), Does.StartWith("Welcome to MyHostedServer!"));
+        await stream.WriteAsync(Encoding.UTF8.GetBytes("hello host\n"), timeout.Token);
+        Assert.That(await ReadLineAsync(stream, timeout.Token), Is.EqualTo("hello host"));
+
+        // SIGTERM drains: the connected client is closed by the server, and the host exits 0.
+        var end = stream.ReadAsync(new byte[1], timeout.Token).AsTask();
+        var stopping = StopAsync(program);
+        Assert.That(await Wait.For(end, "the end of the stream from the drain", s_answer), Is.EqualTo(0));
+        client.Close();
+        await stopping;
+        Assert.That(program.Output, Does.Contain("Session server Chat draining 1 sessions"));
+    }
+
     // dotnet new NAME in the test's hive, with the library version just packed, then build and start it on port 0.
-    private async Task<RunningProgram> CreateBuildAndStartAsync(string shortName, string projectName)
+    private async Task<RunningProgram> CreateBuildAndStartAsync(string shortName, string projectName, string portArgument = "0")
     {
         var project = Path.Combine(Packages.Root, "templates", projectName);
         await Dotnet.Run(Packages.Root, ["new", shortName, "-n", projectName, "-o", project, "--library-version", Packages.LibraryVersion,
@@ -108,7 +134,7 @@ public sealed class TemplateTests
             Does.Contain($"<PackageReference Include=\"CoreSessionServer\" Version=\"{Packages.LibraryVersion}\" />"));
 
         await Dotnet.Run(project, ["build", "-c", "Release", "-nologo", "-clp:ErrorsOnly"], TimeSpan.FromMinutes(3), Packages.RestoreEnvironment);
-        return RunningProgram.Start(project, Path.Combine("bin", "Release", "net10.0", projectName + ".dll"), "0");
+        return RunningProgram.Start(project, Path.Combine("bin", "Release", "net10.0", projectName + ".dll"), portArgument);
     }
 
     private static async Task<int> PortAsync(RunningProgram program)

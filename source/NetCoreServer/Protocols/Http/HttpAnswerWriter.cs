@@ -67,7 +67,12 @@ internal sealed class HttpAnswerWriter : IHttpAnswerTarget
         if (headOnly)
             body = default;
         if (claim != HttpOwedAnswer.Claim.Interim)
+        {
             Answered(response.Status);
+            // Not on a 101: its Connection header names the upgrade.
+            if (_answer.Draining && response.Status != 101 && response.Store.BodyStart > 0)
+                head = WithConnectionClose(head);
+        }
         var sent = _outbox.Send(head, body, blocking, closeAfter);
         if (claim == HttpOwedAnswer.Claim.Whole)
             Finished();
@@ -116,6 +121,8 @@ internal sealed class HttpAnswerWriter : IHttpAnswerTarget
         if (!_answer.TryClaimStream(number, out var headOnly, out var closeAfter))
             return Task.FromResult(false);
         Answered(response.Status);
+        if (_answer.Draining)
+            response.SetHeader("Connection", "close");
         _timeouts.StartIdle();
         var streamed = Volatile.Read(ref _streamed);
         if (streamed == null)
@@ -155,7 +162,17 @@ internal sealed class HttpAnswerWriter : IHttpAnswerTarget
         if (_answer.TryClaim(0, 200, 0, 0, out var headOnly, out var closeAfter) == HttpOwedAnswer.Claim.Refused)
             return false;
         Answered(StatusOf(content));
-        var sent = _outbox.SendShared(content, headOnly ? HeadLength(content) : content.Length, closeAfter);
+        var headLength = HeadLength(content);
+        bool sent;
+        if (_answer.Draining)
+        {
+            // The shared bytes stay as they are: the head is copied with the header (once per connection, at a drain).
+            sent = _outbox.Send(WithConnectionClose(content.AsSpan(0, headLength)), headOnly ? default : content.AsSpan(headLength), blocking: false, closeAfter);
+        }
+        else
+        {
+            sent = _outbox.SendShared(content, headOnly ? headLength : content.Length, closeAfter);
+        }
         Finished();
         return sent;
     }
@@ -165,7 +182,21 @@ internal sealed class HttpAnswerWriter : IHttpAnswerTarget
     {
         if (_answer.Finish())
             _timeouts.StartIdle();
+        else if (_answer.Draining)
+            _outbox.CloseWhenQueued(); // A drain that began while the answer went out: it closes after it (Disconnect is idempotent).
         _finished();
+    }
+
+    /// <summary>A response head (ending with its blank line) with <c>Connection: close</c> added, for the last answer of a drain (RFC 9112 section 9.6).</summary>
+    private static byte[] WithConnectionClose(ReadOnlySpan<byte> head)
+    {
+        ReadOnlySpan<byte> header = "Connection: close\r\n\r\n"u8;
+        if (!head.EndsWith("\r\n\r\n"u8))
+            return head.ToArray();
+        var copy = GC.AllocateUninitializedArray<byte>(head.Length - 2 + header.Length);
+        head[..^2].CopyTo(copy);
+        header.CopyTo(copy.AsSpan(head.Length - 2));
+        return copy;
     }
 
     // Prepared bytes start with their status line, "HTTP/1.1 200 ...".

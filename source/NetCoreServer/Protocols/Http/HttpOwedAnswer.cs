@@ -1,3 +1,5 @@
+using System.Threading;
+
 namespace NetCoreServer.Protocols.Http;
 
 /// <summary>
@@ -24,6 +26,7 @@ internal sealed class HttpOwedAnswer
     private bool _headOnly;
     private bool _close;
     private bool _dispatched;
+    private bool _draining;
     private long _bodyLeft;
 
     private enum Phase
@@ -67,6 +70,26 @@ internal sealed class HttpOwedAnswer
         }
     }
 
+    /// <summary>The server drains: the answer owed or going out is the connection's last (see <see cref="Drain"/>).</summary>
+    /// <remarks>Read without the lock: it only ever turns true.</remarks>
+    public bool Draining => Volatile.Read(ref _draining);
+
+    /// <summary>
+    /// The server drains (<c>StopAsync</c>): the answer owed or going out becomes the connection's last, the connection
+    /// closing once it is queued. True when there is one; false when the connection is idle between requests.
+    /// </summary>
+    public bool Drain()
+    {
+        lock (_lock)
+        {
+            Volatile.Write(ref _draining, true);
+            if (_phase is not (Phase.Owed or Phase.Writing))
+                return false;
+            _close = true;
+            return true;
+        }
+    }
+
     /// <summary>True when request <paramref name="number"/> needs nothing more: answered whole, or the connection is closing.</summary>
     public bool IsAnswered(long number)
     {
@@ -83,7 +106,7 @@ internal sealed class HttpOwedAnswer
                 return _number;
             _phase = Phase.Owed;
             _headOnly = headOnly;
-            _close = close;
+            _close = close || _draining;
             _dispatched = false;
             _bodyLeft = 0;
             return ++_number;

@@ -84,6 +84,9 @@ internal sealed class HttpServerProtocol : IStreamProtocol, IHttpBodySink
         var total = 0;
         while (true)
         {
+            // A draining server reads no further request: the connection closes after the answer owed.
+            if (_betweenRequests && _answer.Draining)
+                return data.Length;
             // The next request waits until the last one's response is completely queued.
             if (_betweenRequests && total < data.Length && MustWait())
             {
@@ -284,6 +287,22 @@ internal sealed class HttpServerProtocol : IStreamProtocol, IHttpBodySink
         _timeouts.Cancel();
         _session.RaiseRequestError(_request, reason);
         Answers.SendError(status, reason);
+    }
+
+    /// <summary>
+    /// The server drains (<c>StopAsync</c>): a request in progress (its head read, its answer owed or going out) is
+    /// answered with <c>Connection: close</c> and the connection closes after it; no further request is read. False when
+    /// the connection is idle between requests: it is then closed at once (a head only partly received is cut: nothing of
+    /// its answer was sent, so the client may retry it, as after any keep-alive close).
+    /// </summary>
+    public bool BeginDrain()
+    {
+        lock (_lock)
+        {
+            if (_stopped || _upgraded)
+                return false;
+        }
+        return _answer.Drain();
     }
 
     /// <summary>An answer is owed or still going out: the client is not idle while it takes one.</summary>
