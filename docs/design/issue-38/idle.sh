@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # idle.sh TREE: CPU of an idle EchoServer (2 loops, 20 connected idle clients) over 10 s, from /proc/PID/stat.
+# ARGS: the server's engine options (default --event-loops 2; ARGS= runs the library's default).
 NEW=${1:?tree}/performance/EchoServer/bin/Release/net10.0/NetCoreServer.Performance.EchoServer.dll
 port=${PORT:-18900}
-dotnet $NEW --protocol tcp -p $port --event-loops 2 --lifetime 30 >/dev/null 2>&1 &
+ARGS=${ARGS---event-loops 2}
+dotnet $NEW --protocol tcp -p $port $ARGS --lifetime 30 >/dev/null 2>&1 &
 sp=$!; sleep 2
 python3 - $port $sp <<'PY'
 import socket, sys, time, os
