@@ -91,6 +91,9 @@ public sealed class BenchmarkSuiteTests
         Assert.That(row.TryGetProperty("failure", out var failure), Is.False, $"{what} was measured, but: {(failure.ValueKind == JsonValueKind.String ? failure.GetString() : "")}");
         Assert.That(row.GetProperty("msg_per_s").GetDouble(), Is.GreaterThan(1000), $"{what}: messages per second");
         Assert.That(row.GetProperty("errors").GetInt64(), Is.EqualTo(0), $"{what}: errors");
-        Assert.That(row.GetProperty("server_cpu_seconds").GetDouble(), Is.GreaterThan(0), $"{what}: server CPU seconds while loaded");
+        // Read from /proc in clock ticks (10 ms): one client for one second on a loaded machine can leave a C server under
+        // one tick, so only a hundred clients must show some.
+        var cpu = row.GetProperty("server_cpu_seconds").GetDouble();
+        Assert.That(cpu, row.GetProperty("clients").GetInt32() > 1 ? Is.GreaterThan(0) : Is.GreaterThanOrEqualTo(0), $"{what}: server CPU seconds while loaded");
     }
 }
