@@ -234,5 +234,7 @@ public class HttpSession : TcpSession, IHttpServerSessionHost
 
     void IHttpServerSessionHost.Disconnect() => Disconnect();
 
+    void IHttpServerSessionHost.SwitchProtocol(Protocols.IStreamProtocol protocol) => Protocol = protocol;
+
     Task<bool> IHttpServerSessionHost.FlushAsync(CancellationToken cancellationToken) => FlushAsync(cancellationToken);
 }

@@ -61,6 +61,9 @@ internal interface IHttpServerSessionHost
 
     void Disconnect();
 
+    /// <summary>Puts <paramref name="protocol"/> in the connection's protocol slot (HTTP/2 chosen on the first bytes).</summary>
+    void SwitchProtocol(IStreamProtocol protocol);
+
     /// <summary>The metrics of the session's server (null before it started).</summary>
     Diagnostics.ServerMetrics? Metrics => ((this as IStreamSessionHost)?.EngineOptions.Owner as Diagnostics.IMetricsOwner)?.Metrics;
 

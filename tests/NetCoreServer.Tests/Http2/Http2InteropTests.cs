@@ -1,0 +1,111 @@
+using System;
+using System.IO;
+using System.Linq;
+using System.Net;
+using System.Net.Sockets;
+using System.Threading.Tasks;
+using NUnit.Framework;
+
+namespace NetCoreServer.Tests.Http2;
+
+/// <summary>
+/// h2c with prior knowledge against clients nobody here wrote: curl (libcurl over nghttp2), nghttp and h2load
+/// (Debian's nghttp2-client), each talking to an <see cref="HttpServer"/> whose session is plain HTTP/1.1-style code.
+/// </summary>
+[TestFixture]
+public sealed class Http2InteropTests
+{
+    private static readonly TimeSpan s_timeout = TimeSpan.FromSeconds(60);
+
+    private Http2TestServer _server = null!;
+
+    [SetUp]
+    public void StartServer()
+    {
+        _server = new Http2TestServer();
+        _server.Start();
+    }
+
+    [TearDown]
+    public void StopServer() => _server.Dispose();
+
+    private string Url(string path) => $"http://127.0.0.1:{((IPEndPoint)_server.Endpoint).Port}{path}";
+
+    [Test]
+    public async Task CurlWithPriorKnowledgeGetsAnHttp2Response()
+    {
+        var curl = ExternalTool.Require("curl");
+        var result = await ExternalTool.Run(curl, ["-sS", "-i", "--http2-prior-knowledge", Url("/hello")], s_timeout);
+
+        Assert.That(result.ExitCode, Is.EqualTo(0), result.ToString());
+        Assert.That(result.Output, Does.StartWith("HTTP/2 200"), result.ToString());
+        Assert.That(result.Output, Does.EndWith("Hello, World!"));
+        Assert.That(_server.Seen, Is.EqualTo(new[] { "GET /hello" }));
+    }
+
+    [Test]
+    public async Task CurlUploadsAndDownloadsBodiesLargerThanTheWindows()
+    {
+        var curl = ExternalTool.Require("curl");
+        var upload = Path.GetTempFileName();
+        var download = Path.GetTempFileName();
+        try
+        {
+            var body = new byte[5 * 1024 * 1024];
+            new Random(9113).NextBytes(body);
+            await File.WriteAllBytesAsync(upload, body);
+            var posted = await ExternalTool.Run(curl, ["-sS", "--http2-prior-knowledge", "--data-binary", "@" + upload, "-o", download, "-w", "%{http_version} %{http_code}", Url("/echo")], s_timeout);
+            Assert.That(posted.ExitCode, Is.EqualTo(0), posted.ToString());
+            Assert.That(posted.Output, Is.EqualTo("2 200"));
+            Assert.That(await File.ReadAllBytesAsync(download), Is.EqualTo(body), "the 5 MiB body came back whole");
+
+            var fetched = await ExternalTool.Run(curl, ["-sS", "--http2-prior-knowledge", "-o", download, "-w", "%{http_version} %{size_download}", Url("/big/3000000")], s_timeout);
+            Assert.That(fetched.Output, Is.EqualTo("2 3000000"), fetched.ToString());
+            var bytes = await File.ReadAllBytesAsync(download);
+            Assert.That(bytes.Select((b, i) => b == Http2TestServer.At(i)).All(x => x), Is.True);
+        }
+        finally
+        {
+            File.Delete(upload);
+            File.Delete(download);
+        }
+    }
+
+    [Test]
+    public async Task CurlOverAUnixSocketFileSpeaksHttp2()
+    {
+        var curl = ExternalTool.Require("curl");
+        var path = Path.Combine(Path.GetTempPath(), "h2c-" + Guid.NewGuid().ToString("N")[..12] + ".sock");
+        using var server = new Http2TestServer(new UnixDomainSocketEndPoint(path));
+        server.Start();
+        var result = await ExternalTool.Run(curl, ["-sS", "--unix-socket", path, "--http2-prior-knowledge", "-w", " %{http_version}", "http://localhost/hello"], s_timeout);
+        Assert.That(result.Output, Is.EqualTo("Hello, World! 2"), result.ToString());
+    }
+
+    [Test]
+    public async Task NghttpMultiplexesRequestsOnOneConnection()
+    {
+        var nghttp = ExternalTool.Require("nghttp");
+        var paths = new[] { "/hello", "/big/100000", "/headers?x=1", "/declared/20", "/missing" };
+        var result = await ExternalTool.Run(nghttp, ["-v", "-n", "-H", "x-trace: abc", .. paths.Select(Url)], s_timeout);
+
+        Assert.That(result.ExitCode, Is.EqualTo(0), result.ToString());
+        Assert.That(result.Output.Split('\n').Count(l => l.Contains(":status: 200", StringComparison.Ordinal)), Is.EqualTo(4), result.Output);
+        Assert.That(result.Output, Does.Contain(":status: 404"));
+        Assert.That(result.Output, Does.Contain("recv GOAWAY").Or.Contain("send GOAWAY"), "nghttp ends the session cleanly");
+        Assert.That(_server.Seen.OrderBy(s => s), Is.EqualTo(paths.Select(p => "GET " + p).OrderBy(s => s)));
+        Assert.That(_server.Overlapped, Is.False);
+    }
+
+    [Test]
+    public async Task H2loadGetsEveryRequestAnswered()
+    {
+        var h2load = ExternalTool.Require("h2load");
+        var result = await ExternalTool.Run(h2load, ["-n", "4000", "-c", "4", "-m", "10", Url("/hello")], s_timeout);
+
+        Assert.That(result.ExitCode, Is.EqualTo(0), result.ToString());
+        Assert.That(result.Output, Does.Contain("4000 succeeded, 0 failed, 0 errored"), result.Output);
+        Assert.That(result.Output, Does.Contain("status codes: 4000 2xx"), result.Output);
+        Assert.That(result.Output, Does.Contain("Application protocol: h2c"));
+    }
+}
