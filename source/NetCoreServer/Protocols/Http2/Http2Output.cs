@@ -1,6 +1,7 @@
 using System;
 using System.Buffers;
 using System.Collections.Generic;
+using System.Threading;
 using NetCoreServer.Protocols.Http;
 
 namespace NetCoreServer.Protocols.Http2;
@@ -28,6 +29,7 @@ internal sealed class Http2Output
     private bool _flushing;
     private bool _closed;
     private int _turn;
+    private long _lastSent;
 
     public Http2Output(Http2StreamTable streams, HttpOutbox outbox, IHttpServerSessionHost session)
     {
@@ -39,8 +41,8 @@ internal sealed class Http2Output
     /// <summary>The peer's SETTINGS as last received (under the lock).</summary>
     public Http2Settings Peer { get; } = new();
 
-    /// <summary>Bytes written and not flushed yet, for the tests and the flood checks.</summary>
-    public int PendingLocked => _pendingLength;
+    /// <summary>When a response's HEADERS or DATA was last written (the timer wheel's clock, ms): the idle clock's other half.</summary>
+    public long LastSent => Volatile.Read(ref _lastSent);
 
     /// <summary>Adds a WINDOW_UPDATE for the connection; false when it would pass 2^31-1 (a FLOW_CONTROL_ERROR).</summary>
     public bool IncreaseLocked(int increment) => _window.TryIncrease(increment);
@@ -115,6 +117,7 @@ internal sealed class Http2Output
         var maxFrame = Peer.MaxFrameSize;
         var block = _block.WrittenSpan;
         CommitLocked(Http2FrameWriter.WriteHeaders(ReserveLocked(Http2FrameWriter.HeadersLength(block.Length, maxFrame)), stream.Id, block, endStream, maxFrame));
+        Volatile.Write(ref _lastSent, _session.Timers.Now);
         if (endStream)
             EndedLocked(stream);
         return status;
@@ -154,6 +157,8 @@ internal sealed class Http2Output
             if (size < 0 || (size == 0 && data.Length > taken))
                 return taken;
             var last = endStream && taken + size == data.Length;
+            if (size > 0)
+                Volatile.Write(ref _lastSent, _session.Timers.Now);
             CommitLocked(Http2FrameWriter.WriteData(ReserveLocked(9 + size), stream.Id, data.Slice(taken, size), last));
             stream.SendWindow.TryConsume(size);
             _window.TryConsume(size);

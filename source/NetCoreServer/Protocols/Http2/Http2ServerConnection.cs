@@ -27,7 +27,6 @@ internal sealed class Http2ServerConnection : IStreamProtocol
 
     private bool _ended;
     private long _lastActive;
-    private long _sentAtArm;
 
     public Http2ServerConnection(IHttpServerSessionHost session, HttpOutbox outbox)
     {
@@ -283,28 +282,22 @@ internal sealed class Http2ServerConnection : IStreamProtocol
     private void ArmIdle()
     {
         Volatile.Write(ref _lastActive, _idle.Wheel.Now);
-        Volatile.Write(ref _sentAtArm, _session.BytesSent);
         _idle.Schedule(_session.Options.KeepAliveTimeout);
     }
 
     /// <summary>
-    /// The keep-alive clock ran out: a connection on which the client sent nothing but PING and SETTINGS and this side
-    /// sent nothing for <see cref="HttpOptions.KeepAliveTimeout"/> (idle, or a peer that never opens its window) gets
-    /// GOAWAY NO_ERROR and closes; otherwise the clock runs again from the last activity.
+    /// The keep-alive clock ran out: a connection on which the client sent nothing but PING and SETTINGS, and this side
+    /// sent no response HEADERS or DATA, for <see cref="HttpOptions.KeepAliveTimeout"/> (idle, a hook that never answers,
+    /// or a peer that never opens its window) gets GOAWAY NO_ERROR and closes; otherwise the clock runs again from the
+    /// last activity.
     /// </summary>
     private void IdleExpired()
     {
         if (_ended)
             return;
         var timeout = _session.Options.KeepAliveTimeout;
-        var quietFor = TimeSpan.FromMilliseconds(_idle.Wheel.Now - Volatile.Read(ref _lastActive));
-        var sent = _session.BytesSent;
-        if (sent != Volatile.Read(ref _sentAtArm))
-        {
-            Volatile.Write(ref _sentAtArm, sent);
-            _idle.Schedule(timeout);
-            return;
-        }
+        var last = Math.Max(Volatile.Read(ref _lastActive), _output.LastSent);
+        var quietFor = TimeSpan.FromMilliseconds(_idle.Wheel.Now - last);
         if (quietFor < timeout)
         {
             _idle.Schedule(timeout - quietFor);
