@@ -4,6 +4,7 @@ using System.Linq;
 using System.Net;
 using System.Net.Sockets;
 using System.Threading.Tasks;
+using NetCoreServer.Tests.Http;
 using NUnit.Framework;
 
 namespace NetCoreServer.Tests.Http2;
@@ -107,5 +108,39 @@ public sealed class Http2InteropTests
         Assert.That(result.Output, Does.Contain("4000 succeeded, 0 failed, 0 errored"), result.Output);
         Assert.That(result.Output, Does.Contain("status codes: 4000 2xx"), result.Output);
         Assert.That(result.Output, Does.Contain("Application protocol: h2c"));
+    }
+
+    [Test]
+    public async Task CurlGetsStaticFilesRangesAndStreamedBodiesOverHttp2()
+    {
+        var curl = ExternalTool.Require("curl");
+        using var tree = new TempTree();
+        tree.Write("index.html", "<html>index</html>");
+        var big = new byte[2 * 1024 * 1024];
+        new Random(7541).NextBytes(big);
+        tree.WriteBytes("big.bin", big);
+        // A cache too small for big.bin: it is streamed from the disk (the HTTP/1.1 path's StaticStream) over HTTP/2.
+        using var server = HttpTestTransport.Http.Start(new CacheApi(), out var port, staticContent: tree.Www, cache: cache => cache.MaxTotalSize = 64 * 1024);
+        var download = Path.GetTempFileName();
+        try
+        {
+            async Task<byte[]> Get(string path, params string[] extra)
+            {
+                var result = await ExternalTool.Run(curl, ["-sS", "--http2-prior-knowledge", "-o", download, "-w", "%{http_version} %{http_code}", .. extra, $"http://127.0.0.1:{port}{path}"], s_timeout);
+                Assert.That(result.Output, Does.StartWith("2 2"), path + ": " + result);
+                return await File.ReadAllBytesAsync(download);
+            }
+
+            Assert.That(System.Text.Encoding.ASCII.GetString(await Get("/static/index.html")), Is.EqualTo("<html>index</html>"));
+            Assert.That(await Get("/static/big.bin"), Is.EqualTo(big), "a file too large to cache, streamed");
+            Assert.That(await Get("/static/big.bin", "-r", "1000-1999"), Is.EqualTo(big[1000..2000]), "a range of it");
+            var produced = await Get("/stream/produced-3000000");
+            Assert.That(produced.Length, Is.EqualTo(3_000_000));
+            Assert.That(produced.Select((b, i) => b == ProducerStream.At(i)).All(x => x), Is.True, "a body of unknown length from a producer");
+        }
+        finally
+        {
+            File.Delete(download);
+        }
     }
 }
