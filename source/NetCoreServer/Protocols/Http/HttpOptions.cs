@@ -128,6 +128,8 @@ public sealed class HttpOptions
     /// Whether a client that opens the connection with the HTTP/2 preface (h2c with prior knowledge, e.g.
     /// <c>curl --http2-prior-knowledge</c>) is served HTTP/2: true by default. An HTTP/1.1 client never sends the
     /// preface, so HTTP/1.1 is served exactly as before either way; false answers the preface 505 as HTTP/1.1 does.
+    /// Over TLS (<see cref="HttpsServer"/>) HTTP/2 is chosen by ALPN instead, when the server's
+    /// <see cref="SslContext.ApplicationProtocols"/> lists h2 (off by default: the list is empty).
     /// </summary>
     public bool Http2Enabled { get; set; } = true;
 

@@ -91,8 +91,11 @@ internal sealed class HttpServerProtocol : IStreamProtocol, IHttpBodySink
             return 0;
         if (_atStart)
         {
-            // No HTTP/1.1 method starts with "PRI ": an HTTP/1.1 client is served exactly as before.
-            var preface = _http2 != null && _session.Options.Http2Enabled ? Http2Preface.Matches(data) : false;
+            // No HTTP/1.1 method starts with "PRI ": an HTTP/1.1 client is served exactly as before. Over TLS, ALPN's
+            // "h2" chose HTTP/2 before any byte (its reader then checks the preface).
+            var preface = _http2 == null ? false
+                : _session.NegotiatedHttp2 ? true
+                : _session.Options.Http2Enabled ? Http2Preface.Matches(data) : false;
             if (preface == null)
                 return 0;
             if (preface == true)
