@@ -44,7 +44,12 @@ internal sealed class Http2RawClient : IDisposable
     private int _start;
     private int _end;
 
-    private Http2RawClient(Socket socket) => _socket = socket;
+    // The client takes any frame size: a test that raises SETTINGS_MAX_FRAME_SIZE checks the server's frames itself.
+    private Http2RawClient(Socket socket)
+    {
+        _socket = socket;
+        _reader.MaxFrameSize = Http2Settings.MaxMaxFrameSize;
+    }
 
     /// <summary>The server's SETTINGS, read by the handshake.</summary>
     public Http2Settings ServerSettings { get; } = new();
