@@ -275,4 +275,41 @@ public sealed class Http2ServerTests
         await client.Get(1, "/hello");
         Assert.That((await client.Response(1)).Text, Is.EqualTo("Hello, World!"));
     }
+
+    [Test]
+    public async Task RequestNotAnsweredInTimeGets503AndTheNextIsServed()
+    {
+        var clock = new Microsoft.Extensions.Time.Testing.FakeTimeProvider();
+        using var server = new Http2TestServer { OptionTimeProvider = clock };
+        server.Http.ResponseTimeout = TimeSpan.FromSeconds(10);
+        server.Start();
+        using var client = await Http2RawClient.ConnectAsync(server.Endpoint);
+        await client.Get(1, "/late");
+        await client.Get(3, "/hello");
+        await Wait.For(server.LateArrived.Task, "the /late hook");
+
+        var answer = client.Response(1);
+        clock.Advance(TimeSpan.FromSeconds(11));
+        var timedOut = await answer;
+        Assert.That(timedOut.Status, Is.EqualTo(503));
+        Assert.That((await client.Response(3)).Text, Is.EqualTo("Hello, World!"), "the connection goes on");
+        server.ReleaseLate.SetResult();
+    }
+
+    [Test]
+    public async Task RequestDurationIsRecordedWithProtocolVersion2()
+    {
+        using var metrics = new MetricRecorder();
+        using var server = new Http2TestServer { OptionMeterFactory = metrics };
+        server.Start();
+        using var client = await Http2RawClient.ConnectAsync(server.Endpoint);
+        await client.Get(1, "/hello");
+        await client.Response(1);
+
+        var recorded = await Wait.For(metrics.Next("http.server.request.duration"), "the request recorded");
+        Assert.That(recorded.Tag("network.protocol.version"), Is.EqualTo("2"));
+        Assert.That(recorded.Tag("http.request.method"), Is.EqualTo("GET"));
+        Assert.That(recorded.Tag("http.response.status_code"), Is.EqualTo("200"));
+    }
 }
+

@@ -23,9 +23,11 @@ internal sealed class Http2Answers : IHttpAnswerTarget
     private readonly Http2StreamTable _streams;
     private readonly Http2Output _output;
     private readonly Http2Dispatcher _dispatcher;
+    private readonly IHttpServerSessionHost _session;
 
-    public Http2Answers(Http2StreamTable streams, Http2Output output, Http2Dispatcher dispatcher)
+    public Http2Answers(Http2StreamTable streams, Http2Output output, Http2Dispatcher dispatcher, IHttpServerSessionHost session)
     {
+        _session = session;
         _streams = streams;
         _output = output;
         _dispatcher = dispatcher;
@@ -55,14 +57,17 @@ internal sealed class Http2Answers : IHttpAnswerTarget
     private bool Answer(long number, ReadOnlySpan<byte> head, ReadOnlySpan<byte> body)
     {
         bool finished;
+        int status;
+        (long StartedAt, string Method)? timed;
         lock (_streams.Sync)
         {
             var stream = _dispatcher.FindLocked(number);
             if (stream == null || stream.Answer != Http2Answer.Owed)
                 return false;
-            var status = Http2ResponseHead.StatusOf(head);
+            status = Http2ResponseHead.StatusOf(head);
             if (status is < 100 or 101)
                 return false;
+            timed = TimedLocked(stream, status);
             if (status < 200)
             {
                 // An interim response: HEADERS without END_STREAM, the answer is still owed.
@@ -87,9 +92,28 @@ internal sealed class Http2Answers : IHttpAnswerTarget
             }
         }
         _output.Flush();
+        Answered(timed, status);
         if (finished)
             _dispatcher.Answered();
         return true;
+    }
+
+    // The method of a request timed for http.server.request.duration whose final answer this is, read under the lock
+    // (the request object goes back to the pool once its stream closes); null when there is nothing to record.
+    private static (long StartedAt, string Method)? TimedLocked(Http2Stream stream, int status)
+    {
+        if (stream.StartedAt == 0 || status < 200)
+            return null;
+        var startedAt = stream.StartedAt;
+        stream.StartedAt = 0;
+        return (startedAt, stream.Request.Method);
+    }
+
+    /// <summary>Records the duration of the request whose final answer was just claimed, tagged HTTP/2.</summary>
+    private void Answered((long StartedAt, string Method)? timed, int status)
+    {
+        if (timed is { } request)
+            _session.Metrics?.RequestAnswered(request.StartedAt, request.Method, status, "2");
     }
 
     public bool SendBody(long number, ReadOnlySpan<byte> body, bool blocking)
@@ -129,6 +153,7 @@ internal sealed class Http2Answers : IHttpAnswerTarget
         var framing = length is { } known ? $"Content-Length: {known}\r\n" : "";
         var headBytes = ArrayPool<byte>.Shared.Rent(head.Length + framing.Length);
         Http2Stream? stream;
+        (long StartedAt, string Method)? timed;
         try
         {
             head.CopyTo(headBytes);
@@ -139,6 +164,7 @@ internal sealed class Http2Answers : IHttpAnswerTarget
                 if (stream == null || stream.Answer != Http2Answer.Owed)
                     return Task.FromResult(false);
                 var empty = stream.HeadOnly || length == 0;
+                timed = TimedLocked(stream, response.Status);
                 stream.Answer = empty ? Http2Answer.Done : Http2Answer.Writing;
                 stream.BodyLeft = Http2Stream.Streaming;
                 _output.HeadersLocked(stream, headBytes.AsSpan(0, headLength), endStream: empty, out _);
@@ -151,6 +177,7 @@ internal sealed class Http2Answers : IHttpAnswerTarget
             ArrayPool<byte>.Shared.Return(headBytes);
         }
         _output.Flush();
+        Answered(timed, response.Status);
         if (stream == null)
         {
             _dispatcher.Answered();

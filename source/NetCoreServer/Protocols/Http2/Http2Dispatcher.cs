@@ -3,6 +3,7 @@ using System.Collections.Generic;
 using System.IO;
 using System.Threading;
 using System.Threading.Tasks;
+using NetCoreServer.Engine;
 using NetCoreServer.Protocols.Http;
 
 namespace NetCoreServer.Protocols.Http2;
@@ -25,6 +26,10 @@ internal sealed class Http2Dispatcher
     private bool _running;
     private bool _stopped;
     private long _numbers;
+
+    // The response clock: one timer, for the one request owed at a time, and that request's number.
+    private CallbackTimer? _responseTimer;
+    private long _timedNumber;
 
     // The header hook is running (receive or pool thread), and the body limit it chose by streaming the body (-1: kept whole).
     private bool _inHeaderHook;
@@ -84,6 +89,7 @@ internal sealed class Http2Dispatcher
     {
         _stopped = true;
         _ready.Clear();
+        _responseTimer?.Close();
     }
 
     private bool BlocksLocked() => _current != null && _current.Answer is Http2Answer.Owed or Http2Answer.Writing;
@@ -119,8 +125,10 @@ internal sealed class Http2Dispatcher
                     continue;
                 next.Number = ++_numbers;
                 next.Answer = Http2Answer.Owed;
+                next.StartedAt = _session.Metrics?.RequestStart() ?? 0;
                 _current = next;
             }
+            ArmResponseTimeout(next.Number);
             next.Request.ReceivedBy(_answers!, next.Number);
             try
             {
@@ -169,6 +177,31 @@ internal sealed class Http2Dispatcher
             _session.RaiseCachedRequest(request, cached);
         else if (streamed == null || !SendFile(stream.Number, streamed))
             _session.RaiseRequest(request);
+    }
+
+    /// <summary>
+    /// A request handed to the hooks gets <see cref="HttpOptions.ResponseTimeout"/> to be answered: then a 503 on its
+    /// stream. Unlike HTTP/1.1 the connection goes on, since the next request's answer cannot be mistaken for it.
+    /// </summary>
+    private void ArmResponseTimeout(long number)
+    {
+        var timeout = _session.Options.ResponseTimeout;
+        if (timeout == Timeout.InfiniteTimeSpan)
+            return;
+        Volatile.Write(ref _timedNumber, number);
+        _responseTimer ??= new CallbackTimer(_session.Timers, static d => ((Http2Dispatcher)d).ResponseTimedOut(), this);
+        _responseTimer.Schedule(timeout);
+    }
+
+    private void ResponseTimedOut()
+    {
+        var number = Volatile.Read(ref _timedNumber);
+        lock (_streams.Sync)
+        {
+            if (_stopped || _current == null || _current.Number != number || _current.Answer != Http2Answer.Owed)
+                return;
+        }
+        _answers!.SendResponse(number, new HttpResponse().MakeErrorResponse(503, "No response was made for the request in time."), blocking: false);
     }
 
     /// <summary>From the header hook: see <see cref="HttpServerProtocol.StreamRequestBody"/>.</summary>

@@ -34,7 +34,7 @@ internal sealed class Http2ServerConnection : IStreamProtocol
         _outbox = outbox;
         _output = new Http2Output(_streams, outbox, session);
         _dispatcher = new Http2Dispatcher(_streams, session);
-        Answers = new Http2Answers(_streams, _output, _dispatcher);
+        Answers = new Http2Answers(_streams, _output, _dispatcher, session);
         _dispatcher.AnswerThrough(Answers);
         _guard = new Http2FloodGuard(session.Timers);
         _requests = new Http2RequestReceiver(session, _streams, _output, _dispatcher, _guard, this);

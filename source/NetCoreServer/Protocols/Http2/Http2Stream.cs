@@ -43,6 +43,9 @@ internal sealed class Http2Stream
     /// <summary>The request's number on the connection, from 1 in the order handed to the hooks; 0 before.</summary>
     public long Number { get; set; }
 
+    /// <summary>When the request went to the hooks, for http.server.request.duration (0: not timed).</summary>
+    public long StartedAt { get; set; }
+
     /// <summary>A HEAD request: its response goes without a body.</summary>
     public bool HeadOnly { get; set; }
 
