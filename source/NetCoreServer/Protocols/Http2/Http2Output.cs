@@ -133,7 +133,8 @@ internal sealed class Http2Output
             return;
         if (stream.PendingLength == 0 && !stream.EndAfterPending)
         {
-            var sent = WriteDataLocked(stream, data, endStream, int.MaxValue);
+            // What the send queue takes now; the rest waits on the stream and goes out as the queue drains (PumpLocked).
+            var sent = WriteDataLocked(stream, data, endStream, RoomLocked());
             if (sent == data.Length)
                 return;
             data = data[sent..];
@@ -171,9 +172,12 @@ internal sealed class Http2Output
     }
 
     /// <summary>Sends what waits on streams while the windows and the send queue allow, one frame per stream per turn.</summary>
+    // Bytes the send queue takes before its high watermark, less what is written here or waits in the outbox.
+    private int RoomLocked() => (int)Math.Clamp(_session.SendRoom - _pendingLength - _outbox.Bytes, 0, int.MaxValue);
+
     public void PumpLocked()
     {
-        var budget = (int)Math.Clamp(_session.SendRoom - _pendingLength - _outbox.Bytes, 0, int.MaxValue);
+        var budget = RoomLocked();
         var progress = true;
         while (progress && _waiting.Count > 0 && budget > 0 && !_closed)
         {
@@ -233,17 +237,25 @@ internal sealed class Http2Output
             {
                 if (_pendingLength == 0)
                 {
+                    // Nothing left to write: an idle connection holds no output buffer.
                     _flushing = false;
+                    ReturnBuffersLocked();
                     return;
                 }
                 bytes = _pending;
                 length = _pendingLength;
                 _pending = _spare;
+                _spare = Array.Empty<byte>();
                 _pendingLength = 0;
             }
             _outbox.Send(bytes.AsSpan(0, length), default, blocking: false, closeAfter: false);
             lock (_streams.Sync)
-                _spare = bytes;
+            {
+                if (_spare.Length == 0)
+                    _spare = bytes;
+                else
+                    ArrayPool<byte>.Shared.Return(bytes);
+            }
         }
     }
 
@@ -252,11 +264,18 @@ internal sealed class Http2Output
     {
         _closed = true;
         _waiting.Clear();
-        if (_pending.Length > 0 && !_flushing)
+        _pendingLength = 0;
+        if (!_flushing)
+            ReturnBuffersLocked();
+    }
+
+    // Only when nothing is pending and no flusher holds a buffer outside the lock.
+    private void ReturnBuffersLocked()
+    {
+        if (_pending.Length > 0)
             ArrayPool<byte>.Shared.Return(_pending);
-        if (_spare.Length > 0 && !_flushing)
+        if (_spare.Length > 0)
             ArrayPool<byte>.Shared.Return(_spare);
         _pending = _spare = Array.Empty<byte>();
-        _pendingLength = 0;
     }
 }

@@ -83,7 +83,7 @@ internal sealed class Http2Stream
         if (_pending == null || _pendingEnd + bytes.Length > _pending.Length)
         {
             var length = PendingLength;
-            var grown = ArrayPool<byte>.Shared.Rent(Math.Max(length + bytes.Length, 4096));
+            var grown = ArrayPool<byte>.Shared.Rent(Math.Max(length + bytes.Length, Math.Max(4096, 2 * (_pending?.Length ?? 0))));
             Pending.CopyTo(grown);
             if (_pending != null)
                 ArrayPool<byte>.Shared.Return(_pending);
