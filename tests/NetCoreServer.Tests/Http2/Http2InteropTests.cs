@@ -143,4 +143,40 @@ public sealed class Http2InteropTests
             File.Delete(download);
         }
     }
+
+    // Node's built-in http2 client: 20 requests at once on one session (GETs and POSTs with bodies), one line per answer.
+    private const string NodeClient = """
+        const http2 = require('http2');
+        const session = http2.connect(process.argv[1], { rejectUnauthorized: false });
+        session.on('error', e => { console.error(e); process.exit(2); });
+        const one = i => new Promise((resolve, reject) => {
+            const post = i % 2 === 1;
+            const req = session.request({ ':method': post ? 'POST' : 'GET', ':path': post ? '/echo' : '/hello', 'x-index': String(i) });
+            let body = '';
+            let status = 0;
+            req.setEncoding('utf8');
+            req.on('response', headers => { status = headers[':status']; });
+            req.on('data', chunk => { body += chunk; });
+            req.on('end', () => resolve(`${i} ${status} ${body.length > 20 ? body.length : body}`));
+            req.on('error', reject);
+            req.end(post ? 'x'.repeat(100000 + i) : undefined);
+        });
+        Promise.all([...Array(20).keys()].map(one)).then(lines => { console.log(lines.join('\n')); session.close(); })
+            .catch(e => { console.error(e); process.exit(3); });
+        """;
+
+    [Test]
+    public async Task NodesHttp2ClientRunsTwentyRequestsAtOnceOnOneSession()
+    {
+        var node = ExternalTool.Require("node");
+        var result = await ExternalTool.Run(node, ["-e", NodeClient, Url("")], s_timeout);
+
+        Assert.That(result.ExitCode, Is.EqualTo(0), result.ToString());
+        var lines = result.Output.Trim().Split('\n');
+        Assert.That(lines, Has.Length.EqualTo(20));
+        for (var i = 0; i < 20; i++)
+            Assert.That(lines[i], Is.EqualTo(i % 2 == 1 ? $"{i} 200 {100000 + i}" : $"{i} 200 Hello, World!"));
+        Assert.That(_server.Overlapped, Is.False);
+    }
 }
+
