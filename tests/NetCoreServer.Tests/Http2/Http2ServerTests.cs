@@ -311,5 +311,20 @@ public sealed class Http2ServerTests
         Assert.That(recorded.Tag("http.request.method"), Is.EqualTo("GET"));
         Assert.That(recorded.Tag("http.response.status_code"), Is.EqualTo("200"));
     }
+
+    [Test]
+    public async Task HookThatThrowsOffTheReceiveLoopReachesOnHandlerExceptionAndCloses()
+    {
+        using var client = await Connect();
+        await client.Get(1, "/late");
+        await client.Get(3, "/throw");
+        await Wait.For(_server.LateArrived.Task, "the /late hook");
+        // /late is answered from another thread: /throw then runs on the thread pool.
+        _server.ReleaseLate.SetResult();
+
+        var exception = await Wait.For(_server.HandlerException.Task, "OnHandlerException");
+        Assert.That(exception.Message, Is.EqualTo("thrown by the hook"));
+        await client.Closed();
+    }
 }
 

@@ -38,6 +38,9 @@ internal sealed class Http2TestServer : HttpServer
     /// <summary>Completed to let /late answer.</summary>
     public TaskCompletionSource ReleaseLate { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
+    /// <summary>What reached a session's OnHandlerException (GET /throw throws from its hook).</summary>
+    public TaskCompletionSource<Exception> HandlerException { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
     /// <summary>Completed when /late has reached its hook.</summary>
     public TaskCompletionSource LateArrived { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
@@ -61,6 +64,8 @@ internal sealed class Http2TestServer : HttpServer
                 Interlocked.Decrement(ref server._inHooks);
             }
         }
+
+        protected override void OnHandlerException(Exception exception) => server.HandlerException.TrySetResult(exception);
 
         private void Answer(HttpRequest request)
         {
@@ -104,6 +109,10 @@ internal sealed class Http2TestServer : HttpServer
             {
                 server.LateArrived.TrySetResult();
                 _ = server.ReleaseLate.Task.ContinueWith(_ => SendResponseAsync(new HttpResponse().MakeGetResponse("late")), TaskScheduler.Default);
+            }
+            else if (url == "/throw")
+            {
+                throw new InvalidOperationException("thrown by the hook");
             }
             else if (url == "/handle")
             {

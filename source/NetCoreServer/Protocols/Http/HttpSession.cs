@@ -236,5 +236,8 @@ public class HttpSession : TcpSession, IHttpServerSessionHost
 
     void IHttpServerSessionHost.SwitchProtocol(Protocols.IStreamProtocol protocol) => Protocol = protocol;
 
+    bool IHttpServerSessionHost.RaiseFromPool(object state, Action<object> hooks)
+        => Engine is { } engine && engine.RunHook(HookKind.Other, (state, hooks), static (_, call) => call.hooks(call.state));
+
     Task<bool> IHttpServerSessionHost.FlushAsync(CancellationToken cancellationToken) => FlushAsync(cancellationToken);
 }

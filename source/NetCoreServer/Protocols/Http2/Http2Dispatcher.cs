@@ -94,18 +94,8 @@ internal sealed class Http2Dispatcher
 
     private bool BlocksLocked() => _current != null && _current.Answer is Http2Answer.Owed or Http2Answer.Writing;
 
-    private void RunFromPool()
-    {
-        try
-        {
-            Run();
-        }
-        catch (Exception)
-        {
-            // A hook threw off the receive loop: the connection cannot go on in a known state.
-            _session.Disconnect();
-        }
-    }
+    // Off the receive loop, a hook that throws goes to OnHandlerException and closes the connection, as on the loop.
+    private void RunFromPool() => _session.RaiseFromPool(this, static dispatcher => ((Http2Dispatcher)dispatcher).Run());
 
     private void Run()
     {
