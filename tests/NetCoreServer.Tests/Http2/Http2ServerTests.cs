@@ -326,5 +326,24 @@ public sealed class Http2ServerTests
         Assert.That(exception.Message, Is.EqualTo("thrown by the hook"));
         await client.Closed();
     }
+
+    [Test]
+    public async Task StopAsyncSendsGoAwayAndLetsTheStreamsUnderWayFinish()
+    {
+        using var client = await Connect();
+        await client.Get(1, "/late");
+        await Wait.For(_server.LateArrived.Task, "the /late hook");
+
+        var stopping = _server.StopAsync();
+        var goAway = await client.ReadUntil(f => f.Type == Http2FrameType.GoAway);
+        Assert.That((goAway.ErrorCode, goAway.LastStreamId), Is.EqualTo((Http2ErrorCode.NoError, 1)));
+        await client.Get(3, "/hello");
+        Assert.That(await client.ResetOf(3), Is.EqualTo(Http2ErrorCode.RefusedStream), "no new stream after GOAWAY");
+
+        _server.ReleaseLate.SetResult();
+        Assert.That((await client.Response(1)).Text, Is.EqualTo("late"), "the stream under way finished");
+        await client.Closed();
+        Assert.That(await Wait.For(stopping, "StopAsync"), Is.True);
+    }
 }
 

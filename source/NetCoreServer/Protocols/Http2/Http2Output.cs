@@ -93,14 +93,17 @@ internal sealed class Http2Output
 
     public void ResetLocked(int streamId, Http2ErrorCode code) => CommitLocked(Http2FrameWriter.WriteRstStream(ReserveLocked(13), streamId, code));
 
-    /// <summary>GOAWAY: nothing is sent after it but what is pending already.</summary>
-    public void GoAwayLocked(int lastStreamId, Http2ErrorCode code, string reason)
+    /// <summary>
+    /// GOAWAY. <paramref name="final"/> (a connection error): nothing is sent after it but what is pending already; a
+    /// drain's GOAWAY lets the streams under way finish.
+    /// </summary>
+    public void GoAwayLocked(int lastStreamId, Http2ErrorCode code, string reason, bool final = true)
     {
         if (_closed)
             return;
         var debug = System.Text.Encoding.ASCII.GetBytes(reason);
         CommitLocked(Http2FrameWriter.WriteGoAway(ReserveLocked(17 + debug.Length), lastStreamId, code, debug));
-        _closed = true;
+        _closed = final;
     }
 
     /// <summary>

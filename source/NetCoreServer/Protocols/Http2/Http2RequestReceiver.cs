@@ -77,7 +77,7 @@ internal sealed class Http2RequestReceiver
             {
                 connectionError = "a client stream with an even identifier";
             }
-            else if (refusal == Http2ErrorCode.NoError && _streams.CountLocked >= _session.Options.Http2MaxConcurrentStreams)
+            else if (refusal == Http2ErrorCode.NoError && (_streams.CountLocked >= _session.Options.Http2MaxConcurrentStreams || _connection.DrainingSince >= 0))
             {
                 refusal = Http2ErrorCode.RefusedStream;
                 _streams.SkipLocked(id);

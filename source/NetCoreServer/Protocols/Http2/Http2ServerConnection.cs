@@ -25,7 +25,7 @@ internal sealed class Http2ServerConnection : IStreamProtocol
     private readonly CallbackTimer _idle;
     private readonly Http2RequestReceiver _requests;
 
-    private bool _ended;
+    private volatile bool _ended;
     private long _lastActive;
 
     public Http2ServerConnection(IHttpServerSessionHost session, HttpOutbox outbox)
@@ -225,6 +225,8 @@ internal sealed class Http2ServerConnection : IStreamProtocol
             return;
         }
         _dispatcher.Answered();
+        if (DrainingSince >= 0)
+            CloseIfDrained();
     }
 
     /// <summary>A stream error: RST_STREAM, and the stream is closed.</summary>
@@ -268,15 +270,42 @@ internal sealed class Http2ServerConnection : IStreamProtocol
         lock (_streams.Sync)
             _output.PumpLocked();
         _output.Flush();
+        // Every stream ends with a frame sent (END_STREAM or RST_STREAM), so a drain ends here; or on a client's reset.
+        if (DrainingSince >= 0)
+            CloseIfDrained();
     }
 
-    /// <summary>The server drains: GOAWAY NO_ERROR tells the client to open no more streams; the engine then closes gracefully.</summary>
+    /// <summary>
+    /// The server drains (<c>StopAsync</c>): GOAWAY NO_ERROR names the last stream taken, later ones are refused, the
+    /// streams under way finish (their responses go out, flow control and all), and the connection closes once none
+    /// is left.
+    /// </summary>
     public bool BeginDrain()
     {
         lock (_streams.Sync)
-            _output.GoAwayLocked(_streams.HighestOpened, Http2ErrorCode.NoError, "server shutting down");
+        {
+            _output.GoAwayLocked(_streams.HighestOpened, Http2ErrorCode.NoError, "server shutting down", final: false);
+            DrainingSince = _streams.HighestOpened;
+        }
         _output.Flush();
-        return false;
+        CloseIfDrained();
+        return true;
+    }
+
+    /// <summary>The last stream taken when a drain began (later ones are refused), or -1 while not draining.</summary>
+    public int DrainingSince { get; private set; } = -1;
+
+    /// <summary>A draining connection with no stream left closes once what is queued has gone.</summary>
+    private void CloseIfDrained()
+    {
+        lock (_streams.Sync)
+        {
+            if (DrainingSince < 0 || _streams.CountLocked > 0 || _ended)
+                return;
+            _ended = true;
+            _dispatcher.StopLocked();
+        }
+        _outbox.CloseWhenQueued();
     }
 
     private void ArmIdle()
