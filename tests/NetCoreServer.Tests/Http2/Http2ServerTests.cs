@@ -345,5 +345,19 @@ public sealed class Http2ServerTests
         await client.Closed();
         Assert.That(await Wait.For(stopping, "StopAsync"), Is.True);
     }
+
+    [Test]
+    public async Task RequestWhoseHandleIsTakenFreesTheHooksForTheNextStream()
+    {
+        using var client = await Connect();
+        await client.Get(1, "/detached");
+        await client.Get(3, "/hello");
+
+        Assert.That((await client.Response(3)).Text, Is.EqualTo("Hello, World!"), "served while stream 1 waits for its handle");
+        _server.ReleaseLate.SetResult();
+        Assert.That((await client.Response(1)).Text, Is.EqualTo("detached 1"));
+        Assert.That(_server.Seen, Is.EqualTo(new[] { "GET /detached", "GET /hello" }));
+        Assert.That(_server.Overlapped, Is.False, "the hooks still ran one at a time");
+    }
 }
 

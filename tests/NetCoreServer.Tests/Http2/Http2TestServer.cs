@@ -13,7 +13,8 @@ namespace NetCoreServer.Tests.Http2;
 /// SendResponseAsync of <c>Response</c>, nothing HTTP/2-specific), for the HTTP/2 tests. Routes: GET /hello, POST /echo
 /// (the body back), GET /headers (the request as the hooks saw it), GET /big/N (N bytes), GET /late (answered from
 /// another thread once <see cref="ReleaseLate"/>), GET /declared/N (a head declaring N bytes, then the body in two
-/// SendResponseBody calls), GET /handle (answered through the request's handle from another thread).
+/// SendResponseBody calls), GET /handle (answered through the request's handle from another thread), GET /detached (its
+/// handle taken in the hook, answered once <see cref="ReleaseLate"/>), GET /throw (the hook throws).
 /// </summary>
 internal sealed class Http2TestServer : HttpServer
 {
@@ -109,6 +110,13 @@ internal sealed class Http2TestServer : HttpServer
             {
                 server.LateArrived.TrySetResult();
                 _ = server.ReleaseLate.Task.ContinueWith(_ => SendResponseAsync(new HttpResponse().MakeGetResponse("late")), TaskScheduler.Default);
+            }
+            else if (url == "/detached")
+            {
+                // Taken and not answered in the hook: the next stream may go to the hooks meanwhile.
+                var handle = request.Handle!;
+                server.LateArrived.TrySetResult();
+                _ = server.ReleaseLate.Task.ContinueWith(_ => handle.SendResponseAsync(new HttpResponse().MakeGetResponse("detached " + handle.Number)), TaskScheduler.Default);
             }
             else if (url == "/throw")
             {

@@ -21,6 +21,9 @@ internal sealed class Http2Dispatcher
     private readonly Http2StreamTable _streams;
     private readonly IHttpServerSessionHost _session;
     private readonly Queue<Http2Stream> _ready = new();
+
+    // Requests handed to the hooks whose handle took them, not answered yet (at most the open streams).
+    private readonly List<Http2Stream> _detached = new();
     private IHttpAnswerTarget? _answers;
     private Http2Stream? _current;
     private bool _running;
@@ -54,9 +57,23 @@ internal sealed class Http2Dispatcher
         }
     }
 
-    /// <summary>The stream request <paramref name="number"/> came on (0: the current one), while it is the current one.</summary>
+    /// <summary>
+    /// The stream request <paramref name="number"/> came on while it may be answered: the current one (0 names it,
+    /// unless its handle took it), or one whose handle took it.
+    /// </summary>
     public Http2Stream? FindLocked(long number)
-        => _current != null && (number == 0 || number == _current.Number) ? _current : null;
+    {
+        if (number == 0)
+            return _current is { Detached: false } ? _current : null;
+        if (_current?.Number == number)
+            return _current;
+        foreach (var stream in _detached)
+        {
+            if (stream.Number == number)
+                return stream;
+        }
+        return null;
+    }
 
     /// <summary>A request is whole (receive thread, lock not held): its hooks run now, or once those before it are answered.</summary>
     public void Enqueue(Http2Stream stream)
@@ -89,10 +106,11 @@ internal sealed class Http2Dispatcher
     {
         _stopped = true;
         _ready.Clear();
+        _detached.Clear();
         _responseTimer?.Close();
     }
 
-    private bool BlocksLocked() => _current != null && _current.Answer is Http2Answer.Owed or Http2Answer.Writing;
+    private bool BlocksLocked() => _current is { Detached: false, Answer: Http2Answer.Owed or Http2Answer.Writing };
 
     // Off the receive loop, a hook that throws goes to OnHandlerException and closes the connection, as on the loop.
     private void RunFromPool() => _session.RaiseFromPool(this, static dispatcher => ((Http2Dispatcher)dispatcher).Run());
@@ -129,6 +147,14 @@ internal sealed class Http2Dispatcher
                 lock (_streams.Sync)
                 {
                     next.HooksReturned = true;
+                    // Concurrency by opt-in: a request whose handle was taken and that is not answered yet is answered
+                    // through the handle, later; the hooks go on to the next request meanwhile.
+                    if (next.Answer == Http2Answer.Owed && next.Request.HandleTaken)
+                    {
+                        next.Detached = true;
+                        _detached.RemoveAll(static s => s.Answer == Http2Answer.Done);
+                        _detached.Add(next);
+                    }
                     _streams.ReleaseRequestLocked(next);
                     if (_stopped)
                         _running = false;

@@ -61,6 +61,9 @@ internal sealed class Http2Stream
     /// <summary>A streamed response body: the stream writes it, SendResponseBody may not.</summary>
     public const long Streaming = -2;
 
+    /// <summary>Its hooks returned with its handle taken and no answer yet: the handle answers it, the hooks went on.</summary>
+    public bool Detached { get; set; }
+
     /// <summary>The hooks returned: the request object may go back to the pool once the stream is closed.</summary>
     public bool HooksReturned { get; set; }
 
