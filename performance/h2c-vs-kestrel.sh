@@ -4,6 +4,7 @@
 #
 #   performance/h2c-vs-kestrel.sh                          # 3 rounds, 5 s per run, -c 100 -m 10
 #   ROUNDS=5 SECONDS_PER_RUN=10 CONNECTIONS=100 STREAMS=10 performance/h2c-vs-kestrel.sh
+#   MODE=h2 performance/h2c-vs-kestrel.sh                  # h2 over TLS by ALPN (ours: --protocol h2), HTTP/1.1 over TLS
 #
 # Each round runs ours (h2c), Kestrel (h2c), ours (HTTP/1.1), one after the other, each on a freshly started server
 # (port 0, read from its "listening" line) after a 2 s warm-up that is not counted. It prints requests/s of every run,
@@ -16,7 +17,13 @@ ROUNDS="${ROUNDS:-3}"
 SECONDS_PER_RUN="${SECONDS_PER_RUN:-5}"
 CONNECTIONS="${CONNECTIONS:-100}"
 STREAMS="${STREAMS:-10}"
-OUT="${H2_BENCH_OUT:-$ROOT/artifacts/h2c-vs-kestrel}"
+MODE="${MODE:-h2c}"
+case "$MODE" in
+    h2c) OURS_PROTOCOL=http; KESTREL_MODE=h2c; SCHEME=http ;;
+    h2) OURS_PROTOCOL=h2; KESTREL_MODE=h2; SCHEME=https ;;
+    *) echo "h2c-vs-kestrel.sh: MODE is h2c or h2, not '$MODE'" >&2; exit 2 ;;
+esac
+OUT="${H2_BENCH_OUT:-$ROOT/artifacts/h2c-vs-kestrel/$MODE}"
 mkdir -p "$OUT"
 
 export DOTNET_NOLOGO=1 DOTNET_CLI_TELEMETRY_OPTOUT=1
@@ -40,8 +47,8 @@ run() {
     [ -n "$port" ] || { echo "$name did not start: $(cat "$log")" >&2; kill "$pid"; exit 1; }
     local args=(-c "$CONNECTIONS" -m "$STREAMS")
     [ "$client" = h1 ] && args=(--h1 -c "$CONNECTIONS" -m 1)
-    h2load "${args[@]}" -D 2 "http://127.0.0.1:$port/fixed" >/dev/null
-    h2load "${args[@]}" -D "$SECONDS_PER_RUN" "http://127.0.0.1:$port/fixed" >"$OUT/$name.txt"
+    h2load "${args[@]}" -D 2 "$SCHEME://127.0.0.1:$port/fixed" >/dev/null
+    h2load "${args[@]}" -D "$SECONDS_PER_RUN" "$SCHEME://127.0.0.1:$port/fixed" >"$OUT/$name.txt"
     kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true
     grep -q " 0 failed, 0 errored" "$OUT/$name.txt" || echo "warning: $name had failures" >&2
     grep -oE 'finished in [0-9.]+s, [0-9.]+ req/s' "$OUT/$name.txt" | grep -oE '[0-9.]+ req/s' | cut -d' ' -f1
@@ -52,15 +59,15 @@ median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 : >"$OUT/results.tsv"
 for round in $(seq 1 "$ROUNDS"); do
-    ours=$(run "ours-h2c-$round" "$OUT/ours-h2c-$round.log" h2 "$OURS" --protocol http --port 0 --lifetime "$LIFETIME")
-    kestrel=$(run "kestrel-h2c-$round" "$OUT/kestrel-h2c-$round.log" h2 "$KESTREL" 0 h2c --lifetime "$LIFETIME")
-    h1=$(run "ours-h1-$round" "$OUT/ours-h1-$round.log" h1 "$OURS" --protocol http --port 0 --lifetime "$LIFETIME")
+    ours=$(run "ours-$MODE-$round" "$OUT/ours-$MODE-$round.log" h2 "$OURS" --protocol "$OURS_PROTOCOL" --port 0 --lifetime "$LIFETIME")
+    kestrel=$(run "kestrel-$MODE-$round" "$OUT/kestrel-$MODE-$round.log" h2 "$KESTREL" 0 "$KESTREL_MODE" --lifetime "$LIFETIME")
+    h1=$(run "ours-h1-$round" "$OUT/ours-h1-$round.log" h1 "$OURS" --protocol "$OURS_PROTOCOL" --port 0 --lifetime "$LIFETIME")
     ratio=$(awk -v a="$ours" -v b="$kestrel" 'BEGIN {printf "%.2f", a / b}')
     printf '%s\t%s\t%s\t%s\n' "$round" "$ours" "$kestrel" "$h1" >>"$OUT/results.tsv"
-    echo "round $round: ours h2c $ours req/s, Kestrel h2c $kestrel req/s (ours/Kestrel $ratio), ours HTTP/1.1 $h1 req/s"
+    echo "round $round: ours $MODE $ours req/s, Kestrel $MODE $kestrel req/s (ours/Kestrel $ratio), ours HTTP/1.1 $h1 req/s"
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "median ours h2c:      $(cut -f2 "$OUT/results.tsv" | median) req/s"
-echo "median Kestrel h2c:   $(cut -f3 "$OUT/results.tsv" | median) req/s"
+echo "median ours $MODE:      $(cut -f2 "$OUT/results.tsv" | median) req/s"
+echo "median Kestrel $MODE:   $(cut -f3 "$OUT/results.tsv" | median) req/s"
 echo "median ours HTTP/1.1: $(cut -f4 "$OUT/results.tsv" | median) req/s"
 echo "median of per-round ours/Kestrel: $(awk '{printf "%.3f\n", $2 / $3}' "$OUT/results.tsv" | median)"
