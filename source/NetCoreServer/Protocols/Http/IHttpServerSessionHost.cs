@@ -72,10 +72,10 @@ internal interface IHttpServerSessionHost
     void SwitchProtocol(IStreamProtocol protocol);
 
     /// <summary>
-    /// TLS chose "h2" by ALPN (the server's <see cref="SslContext.ApplicationProtocols"/> lists it and the client asked
+    /// TLS chose "h2" by ALPN (the server's SslContext.ApplicationProtocols lists it and the client asked
     /// for it): the connection speaks HTTP/2 from its first byte (RFC 9113 §3.2).
     /// </summary>
-    bool NegotiatedHttp2 => this is SslSession ssl && ssl.NegotiatedApplicationProtocol == System.Net.Security.SslApplicationProtocol.Http2;
+    bool NegotiatedHttp2 { get; }
 
     /// <summary>The metrics of the session's server (null before it started).</summary>
     Diagnostics.ServerMetrics? Metrics => ((this as IStreamSessionHost)?.EngineOptions.Owner as Diagnostics.IMetricsOwner)?.Metrics;
