@@ -14,6 +14,9 @@ namespace NetCoreServer.Tests.Http2;
 /// (Debian's nghttp2-client), each talking to an <see cref="HttpServer"/> whose session is plain HTTP/1.1-style code.
 /// </summary>
 [TestFixture]
+// Alone: h2load, curl and node move hundreds of megabytes through the process in seconds, which the tests that
+// measure the process's memory (HttpMemoryTests, HttpStreamedBodyTests) would count as their own.
+[NonParallelizable]
 public sealed class Http2InteropTests
 {
     private static readonly TimeSpan s_timeout = TimeSpan.FromSeconds(60);

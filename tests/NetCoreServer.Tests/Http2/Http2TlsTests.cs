@@ -13,6 +13,9 @@ namespace NetCoreServer.Tests.Http2;
 /// keep HTTP/1.1.
 /// </summary>
 [TestFixture]
+// Alone: h2load, curl and node move hundreds of megabytes through the process in seconds, which the tests that
+// measure the process's memory (HttpMemoryTests, HttpStreamedBodyTests) would count as their own.
+[NonParallelizable]
 public sealed class Http2TlsTests
 {
     private static readonly TimeSpan s_timeout = TimeSpan.FromSeconds(60);
