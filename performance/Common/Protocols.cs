@@ -28,6 +28,8 @@ public static class Protocols
         new("wss", 8443),
         new("http", 8080),
         new("https", 8443),
+        // https offering HTTP/2 by ALPN (h2c needs no name: http serves it to prior-knowledge clients).
+        new("h2", 8443),
     ];
 
     private static readonly Dictionary<string, ProtocolInfo> s_byName = s_table.ToDictionary(row => row.Name, StringComparer.OrdinalIgnoreCase);

@@ -23,7 +23,9 @@ internal static class Program
         .Add("wss", options => new EchoWssServer(TlsContext(options), options.Address, options.ResolvedPort) { OptionEventLoops = Loops(options) })
         // Nagle off on the accepted sockets of http and https, as Kestrel sets it (performance/KestrelServer is their baseline).
         .Add("http", options => new EchoHttpServer(options.Address, options.ResolvedPort) { OptionNoDelay = true, OptionEventLoops = Loops(options) })
-        .Add("https", options => new EchoHttpsServer(TlsContext(options), options.Address, options.ResolvedPort) { OptionNoDelay = true, OptionEventLoops = Loops(options) });
+        .Add("https", options => new EchoHttpsServer(TlsContext(options), options.Address, options.ResolvedPort) { OptionNoDelay = true, OptionEventLoops = Loops(options) })
+        // https offering h2 by ALPN (HTTP/1.1 clients still get HTTP/1.1); h2c needs nothing: "http" serves it.
+        .Add("h2", options => new EchoHttpsServer(Http2Context(options), options.Address, options.ResolvedPort) { OptionNoDelay = true, OptionEventLoops = Loops(options) });
 
     // --event-loops: -1 (not given) keeps the library's default engine.
     private static int Loops(ServerOptions options) => options.EventLoops < 0 ? EventLoops.DefaultCount : options.EventLoops;
@@ -31,6 +33,13 @@ internal static class Program
     // TLS 1.2 or 1.3 with the certificate of --cert (see DevelopmentTls).
     private static SslContext TlsContext(ServerOptions options)
         => new(DevelopmentTls.ServerProtocols, DevelopmentTls.LoadServerCertificate(options.Certificate, options.Password));
+
+    private static SslContext Http2Context(ServerOptions options)
+    {
+        var context = TlsContext(options);
+        context.ApplicationProtocols = [System.Net.Security.SslApplicationProtocol.Http2, System.Net.Security.SslApplicationProtocol.Http11];
+        return context;
+    }
 
     private static async Task<int> Main(string[] args)
     {

@@ -5,7 +5,7 @@ using System.Net;
 namespace NetCoreServer.Performance.KestrelServer;
 
 /// <summary>
-/// The command line: <c>PORT [http|https|ws|wss] [--address A] [--lifetime SECONDS] [--cert FILE] [--password P]
+/// The command line: <c>PORT [http|https|ws|wss|h2c|h2] [--address A] [--lifetime SECONDS] [--cert FILE] [--password P]
 /// [--inline-completions]</c>. PORT 0 picks a free one, printed in the "listening" line; the address defaults to
 /// 127.0.0.1; ws and wss serve the WebSocket echo over TCP and TLS (see <see cref="WebSocketEcho"/>); the lifetime
 /// (default 0, none) stops the server by itself, a safety net for scripts and tests; the certificate defaults to the one our benchmarks serve (see <see cref="Common.DevelopmentTls"/>);
@@ -13,12 +13,15 @@ namespace NetCoreServer.Performance.KestrelServer;
 /// </summary>
 internal sealed class KestrelOptions
 {
-    public const string Usage = "usage: KestrelServer PORT [http|https|ws|wss] [--address 127.0.0.1] [--lifetime SECONDS] [--cert FILE] [--password qwerty] [--inline-completions]";
+    public const string Usage = "usage: KestrelServer PORT [http|https|ws|wss|h2c|h2] [--address 127.0.0.1] [--lifetime SECONDS] [--cert FILE] [--password qwerty] [--inline-completions]";
 
     public int Port { get; private set; }
 
     /// <summary>Over TLS: https or wss.</summary>
     public bool Https { get; private set; }
+
+    /// <summary>HTTP/2: h2c (without TLS, for prior-knowledge clients), or h2 (over TLS, by ALPN, beside HTTP/1.1).</summary>
+    public bool Http2 { get; private set; }
 
     /// <summary>The WebSocket echo is served as well: ws or wss.</summary>
     public bool WebSockets { get; private set; }
@@ -91,9 +94,10 @@ internal sealed class KestrelOptions
                 options.Port = port;
                 positional++;
             }
-            else if (positional == 1 && argument is "http" or "https" or "ws" or "wss")
+            else if (positional == 1 && argument is "http" or "https" or "ws" or "wss" or "h2c" or "h2")
             {
-                options.Https = argument is "https" or "wss";
+                options.Http2 = argument is "h2c" or "h2";
+                options.Https = argument is "https" or "wss" or "h2";
                 options.WebSockets = argument is "ws" or "wss";
                 positional++;
             }

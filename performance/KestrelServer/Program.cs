@@ -98,7 +98,8 @@ internal static class Program
             kestrel.AddServerHeader = false;
             kestrel.Listen(options.Address, options.Port, listen =>
             {
-                listen.Protocols = HttpProtocols.Http1;
+                // h2c: HTTP/2 only, which Kestrel serves to prior-knowledge clients without TLS; h2: by ALPN over TLS.
+                listen.Protocols = !options.Http2 ? HttpProtocols.Http1 : options.Https ? HttpProtocols.Http1AndHttp2 : HttpProtocols.Http2;
                 if (certificate is not null)
                     listen.UseHttps(new HttpsConnectionAdapterOptions { ServerCertificate = certificate, SslProtocols = DevelopmentTls.ServerProtocols });
             });

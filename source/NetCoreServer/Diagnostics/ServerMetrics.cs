@@ -89,13 +89,16 @@ internal sealed class ServerMetrics
         _instruments.HandshakeFailures.Add(1, Tags);
     }
 
-    public void RequestAnswered(long startedAt, string method, int status)
+    public void RequestAnswered(long startedAt, string method, int status, string? protocolVersion = null)
     {
         var histogram = _instruments.RequestDuration;
         if (startedAt == 0 || !histogram.Enabled)
             return;
         var tags = With("http.request.method", MetricTags.Method(method));
         tags.Add("http.response.status_code", MetricTags.Status(status));
+        // HTTP/2 requests say so (OpenTelemetry's network.protocol.version); HTTP/1.1's tags are as they were.
+        if (protocolVersion != null)
+            tags.Add("network.protocol.version", protocolVersion);
         histogram.Record(Stopwatch.GetElapsedTime(startedAt).TotalSeconds, tags);
     }
 

@@ -216,6 +216,14 @@ internal sealed class HttpMessageStore
         _cookiesKnown = false;
     }
 
+    /// <summary>Ends a head written field by field for a received message (an HTTP/2 request): the body follows it.</summary>
+    public void EndReceivedHead()
+    {
+        Write("\r\n"u8);
+        BeginBody();
+        _cookiesKnown = false;
+    }
+
     public void BeginBody()
     {
         BodyStart = (int)Cache.Size;

@@ -18,6 +18,7 @@ public sealed class HttpOptions
     private long _responseTimeoutTicks = TimeSpan.FromSeconds(120).Ticks;
     private long _bodyGraceTicks = TimeSpan.FromSeconds(5).Ticks;
     private double _minBodyRate = 240;
+    private int _http2MaxStreams = 100;
 
     internal Protocols.Http.HttpLimits Limits { get; } = new();
 
@@ -122,6 +123,26 @@ public sealed class HttpOptions
     /// </summary>
     /// <remarks>Why the default differs from the RFC: docs/design/netcoreserver-behaviour.md.</remarks>
     public bool RequireHost { get; set; }
+
+    /// <summary>
+    /// Whether a client that opens the connection with the HTTP/2 preface (h2c with prior knowledge, e.g.
+    /// <c>curl --http2-prior-knowledge</c>) is served HTTP/2: true by default. An HTTP/1.1 client never sends the
+    /// preface, so HTTP/1.1 is served exactly as before either way; false answers the preface 505 as HTTP/1.1 does.
+    /// Over TLS (<see cref="HttpsServer"/>) HTTP/2 is chosen by ALPN instead, when the server's
+    /// <see cref="SslContext.ApplicationProtocols"/> lists h2 (off by default: the list is empty).
+    /// </summary>
+    public bool Http2Enabled { get; set; } = true;
+
+    /// <summary>
+    /// The most HTTP/2 streams a client may have open at once on one connection (SETTINGS_MAX_CONCURRENT_STREAMS): 100
+    /// by default. Each holds a request and its body until answered; a stream past it is refused (REFUSED_STREAM).
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The value is not positive.</exception>
+    public int Http2MaxConcurrentStreams
+    {
+        get => Volatile.Read(ref _http2MaxStreams);
+        set => Volatile.Write(ref _http2MaxStreams, value > 0 ? value : throw new ArgumentOutOfRangeException(nameof(value), value, "The limit must be positive."));
+    }
 
     private static TimeSpan Positive(TimeSpan value)
         => value > TimeSpan.Zero && value != Timeout.InfiniteTimeSpan ? value : throw new ArgumentOutOfRangeException(nameof(value), value, "A timeout must be positive and finite.");

@@ -55,6 +55,9 @@ public class HttpRequest
         }
     }
 
+    /// <summary>True once <see cref="Handle"/> was read for the request received last: its answer will come through it.</summary>
+    internal bool HandleTaken => _answerTarget != null && _handle?.Number == _answerNumber;
+
     /// <summary>A server session received this request head: request <paramref name="number"/> of <paramref name="target"/>.</summary>
     internal void ReceivedBy(IHttpAnswerTarget target, long number)
     {

@@ -7,7 +7,8 @@ using NetCoreServer.Protocols.Http;
 namespace NetCoreServer;
 
 /// <summary>
-/// An HTTP/1.1 server over TCP or a Unix domain socket file: every accepted connection is an <see cref="HttpSession"/> (override
+/// An HTTP/1.1 server over TCP or a Unix domain socket file, which also serves HTTP/2 to clients that open with its preface
+/// (h2c with prior knowledge; <see cref="HttpOptions.Http2Enabled"/>): every accepted connection is an <see cref="HttpSession"/> (override
 /// <see cref="CreateSession"/> to return your subclass). Serves static content from <see cref="Cache"/> and holds the
 /// limits and timeouts of its sessions in <see cref="Http"/>.
 /// </summary>

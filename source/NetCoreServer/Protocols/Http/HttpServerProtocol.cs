@@ -2,6 +2,7 @@ using System;
 using System.IO;
 using System.Threading;
 using System.Threading.Tasks;
+using NetCoreServer.Protocols.Http2;
 
 namespace NetCoreServer.Protocols.Http;
 
@@ -38,6 +39,12 @@ internal sealed class HttpServerProtocol : IStreamProtocol, IHttpBodySink
     // The connection switched protocols: bytes after the upgrade request belong to the new protocol, not to HTTP.
     private bool _upgraded;
 
+    // Makes HTTP/2 the connection's protocol (the client preface arrived) and returns it; null where HTTP/2 is not offered.
+    private readonly Func<IStreamProtocol>? _http2;
+
+    // Receive thread only: nothing was read yet, so the first bytes may still be HTTP/2's preface (h2c, prior knowledge).
+    private bool _atStart = true;
+
     // Receive thread only: the last request was handed over, and the next head has not arrived.
     private bool _betweenRequests = true;
 
@@ -45,8 +52,9 @@ internal sealed class HttpServerProtocol : IStreamProtocol, IHttpBodySink
     private bool _inHeaderHook;
     private long _streamLimit = -1;
 
-    public HttpServerProtocol(IHttpServerSessionHost session, HttpRequest request)
+    public HttpServerProtocol(IHttpServerSessionHost session, HttpRequest request, Func<IStreamProtocol>? http2 = null)
     {
+        _http2 = http2;
         _session = session;
         _request = request;
         _reader = new HttpRequestReader(request, session.Options.Limits) { DeferBodyLimit = true };
@@ -81,6 +89,19 @@ internal sealed class HttpServerProtocol : IStreamProtocol, IHttpBodySink
         // Held: the engine keeps the rest and hands it again once the answers drained.
         if (Volatile.Read(ref _held))
             return 0;
+        if (_atStart)
+        {
+            // No HTTP/1.1 method starts with "PRI ": an HTTP/1.1 client is served exactly as before. Over TLS, ALPN's
+            // "h2" chose HTTP/2 before any byte (its reader then checks the preface).
+            var preface = _http2 == null ? false
+                : _session.NegotiatedHttp2 ? true
+                : _session.Options.Http2Enabled ? Http2Preface.Matches(data) : false;
+            if (preface == null)
+                return 0;
+            if (preface == true)
+                return SwitchToHttp2(data);
+            _atStart = false;
+        }
         var total = 0;
         while (true)
         {
@@ -132,6 +153,19 @@ internal sealed class HttpServerProtocol : IStreamProtocol, IHttpBodySink
                     return data.Length;
             }
         }
+    }
+
+    /// <summary>The client preface arrived: HTTP/2 takes the slot and reads these bytes; HTTP/1.1 is over here.</summary>
+    private int SwitchToHttp2(ReadOnlySpan<byte> data)
+    {
+        lock (_lock)
+        {
+            _closing = true;
+            _upgraded = true;
+        }
+        _timeouts.Cancel();
+        _answer.Close();
+        return _http2!().Received(data);
     }
 
     private void RaiseRequestHeader()

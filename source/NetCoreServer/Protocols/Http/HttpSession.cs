@@ -234,5 +234,13 @@ public class HttpSession : TcpSession, IHttpServerSessionHost
 
     void IHttpServerSessionHost.Disconnect() => Disconnect();
 
+    void IHttpServerSessionHost.SwitchProtocol(Protocols.IStreamProtocol protocol) => Protocol = protocol;
+
+    // Over TCP the engine has no TLS state: default, never h2.
+    bool IHttpServerSessionHost.NegotiatedHttp2 => Connections.TlsState.ApplicationProtocol(Engine) == System.Net.Security.SslApplicationProtocol.Http2;
+
+    bool IHttpServerSessionHost.RaiseFromPool(object state, Action<object> hooks)
+        => Engine is { } engine && engine.RunHook(HookKind.Other, (state, hooks), static (_, call) => call.hooks(call.state));
+
     Task<bool> IHttpServerSessionHost.FlushAsync(CancellationToken cancellationToken) => FlushAsync(cancellationToken);
 }

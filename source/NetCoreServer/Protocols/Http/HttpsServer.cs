@@ -5,7 +5,8 @@ using NetCoreServer.Connections;
 namespace NetCoreServer;
 
 /// <summary>
-/// An HTTPS server (HTTP/1.1 over TLS with <see cref="SslServer.Context"/>): every accepted connection is an <see cref="HttpsSession"/> (override
+/// An HTTPS server (HTTP/1.1 over TLS with <see cref="SslServer.Context"/>, and HTTP/2 when the context's
+/// <see cref="SslContext.ApplicationProtocols"/> offers h2 by ALPN): every accepted connection is an <see cref="HttpsSession"/> (override
 /// <see cref="CreateSession"/> to return your subclass). Serves static content from <see cref="Cache"/> and holds the
 /// limits and timeouts of its sessions in <see cref="Http"/>.
 /// </summary>

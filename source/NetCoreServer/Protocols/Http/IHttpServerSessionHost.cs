@@ -61,6 +61,22 @@ internal interface IHttpServerSessionHost
 
     void Disconnect();
 
+    /// <summary>
+    /// Runs hooks off the receive loop (HTTP/2 hands a waiting request to the hooks on the thread pool) under the rule
+    /// of <see cref="Hooks"/>: an exception goes to OnHandlerException and closes the connection. False when it threw,
+    /// or the connection is gone.
+    /// </summary>
+    bool RaiseFromPool(object state, Action<object> hooks);
+
+    /// <summary>Puts <paramref name="protocol"/> in the connection's protocol slot (HTTP/2 chosen on the first bytes).</summary>
+    void SwitchProtocol(IStreamProtocol protocol);
+
+    /// <summary>
+    /// TLS chose "h2" by ALPN (the server's SslContext.ApplicationProtocols lists it and the client asked
+    /// for it): the connection speaks HTTP/2 from its first byte (RFC 9113 §3.2).
+    /// </summary>
+    bool NegotiatedHttp2 { get; }
+
     /// <summary>The metrics of the session's server (null before it started).</summary>
     Diagnostics.ServerMetrics? Metrics => ((this as IStreamSessionHost)?.EngineOptions.Owner as Diagnostics.IMetricsOwner)?.Metrics;
 
