@@ -19,16 +19,7 @@ internal sealed class SessionServerService<TServer, TSession>(TServer server, st
 {
     public Task StartAsync(CancellationToken cancellationToken)
     {
-        try
-        {
-            server.Start();
-        }
-        catch (Exception exception)
-        {
-            logger.LogError(HostingEvents.StartFailed, exception, "Session server {Name} could not start on {Endpoint}", name, server.Endpoint);
-            throw;
-        }
-        logger.LogInformation(HostingEvents.Started, "Session server {Name} listening on {Endpoint}", name, server.Endpoint);
+        HostedStart.Run(() => server.Start(), () => server.Endpoint, logger, "Session server", name);
         return Task.CompletedTask;
     }
 

@@ -16,16 +16,7 @@ internal sealed class UdpServerService<TServer>(TServer server, string name, ILo
 {
     public Task StartAsync(CancellationToken cancellationToken)
     {
-        try
-        {
-            server.Start();
-        }
-        catch (Exception exception)
-        {
-            logger.LogError(HostingEvents.StartFailed, exception, "UDP server {Name} could not start on {Endpoint}", name, server.Endpoint);
-            throw;
-        }
-        logger.LogInformation(HostingEvents.Started, "UDP server {Name} listening on {Endpoint}", name, server.Endpoint);
+        HostedStart.Run(() => server.Start(), () => server.Endpoint, logger, "UDP server", name);
         return Task.CompletedTask;
     }
 
