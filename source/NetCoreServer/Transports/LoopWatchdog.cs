@@ -108,7 +108,7 @@ internal static class LoopWatchdog
             var passes = loop.Passes;
             var turn = loop.Turn;
             var same = turn == s_seenTurns[i];
-            s_sameLooks[i] = same ? s_sameLooks[i] + 1 : 0;
+            s_sameLooks[i] = same ? Math.Min(s_sameLooks[i] + 1, RunnableLooks) : 0;
             if (EventLoop.InTurn(turn))
             {
                 active = true;
