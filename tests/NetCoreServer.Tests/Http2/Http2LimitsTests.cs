@@ -13,22 +13,8 @@ namespace NetCoreServer.Tests.Http2;
 /// do: the connection is ended (GOAWAY ENHANCE_YOUR_CALM) while another client on the same server is still served.
 /// </summary>
 [TestFixture]
-public sealed class Http2LimitsTests
+public sealed class Http2LimitsTests : Http2ServerFixture
 {
-    private Http2TestServer _server = null!;
-
-    [SetUp]
-    public void StartServer()
-    {
-        _server = new Http2TestServer();
-        _server.Start();
-    }
-
-    [TearDown]
-    public void StopServer() => _server.Dispose();
-
-    private Task<Http2RawClient> Connect() => Http2RawClient.ConnectAsync(_server.Endpoint);
-
     // Another client on the same server gets its answer: a flood costs the flooder, not the others.
     private async Task OthersAreStillServed()
     {
@@ -42,7 +28,7 @@ public sealed class Http2LimitsTests
     [Test]
     public async Task StreamsPastTheConcurrencyLimitAreRefusedAndTheOthersGoOn()
     {
-        _server.Http.Http2MaxConcurrentStreams = 2;
+        Server.Http.Http2MaxConcurrentStreams = 2;
         using var client = await Connect();
         Assert.That(client.ServerSettings.MaxConcurrentStreams, Is.EqualTo(2));
         await client.SendHeaders(1, endStream: false, (":method", "POST"), (":scheme", "http"), (":path", "/echo"));
@@ -61,19 +47,19 @@ public sealed class Http2LimitsTests
     [Test]
     public async Task HeaderListPastTheLimitGets431AndTheConnectionGoesOn()
     {
-        _server.Http.MaxHeadSize = 1024;
+        Server.Http.MaxHeadSize = 1024;
         using var client = await Connect();
         await client.Get(1, "/hello", "GET", ("x-big", new string('v', 2000)));
         Assert.That((await client.Response(1)).Status, Is.EqualTo(431));
         await client.Get(3, "/hello");
         Assert.That((await client.Response(3)).Status, Is.EqualTo(200));
-        Assert.That(_server.Seen, Is.EqualTo(new[] { "GET /hello" }), "the refused request never reached the hooks");
+        Assert.That(Server.Seen, Is.EqualTo(new[] { "GET /hello" }), "the refused request never reached the hooks");
     }
 
     [Test]
     public async Task BodyPastTheLimitGets413AndTheClientIsAskedToStop()
     {
-        _server.Http.MaxBodySize = 100;
+        Server.Http.MaxBodySize = 100;
         using var client = await Connect();
         await client.SendHeaders(1, endStream: false, (":method", "POST"), (":scheme", "http"), (":path", "/echo"));
         await client.SendData(1, new byte[101], endStream: false);
@@ -106,7 +92,7 @@ public sealed class Http2LimitsTests
 
         Assert.That(await client.GoAway(), Is.EqualTo(Http2ErrorCode.EnhanceYourCalm));
         await client.Closed();
-        Assert.That(_server.Seen, Is.Empty, "no reset request reached the hooks");
+        Assert.That(Server.Seen, Is.Empty, "no reset request reached the hooks");
         await OthersAreStillServed();
     }
 
@@ -191,7 +177,7 @@ public sealed class Http2LimitsTests
     [Test]
     public async Task PeerThatNeverOpensItsWindowIsClosedAfterTheKeepAliveTimeout()
     {
-        _server.Http.KeepAliveTimeout = TimeSpan.FromMilliseconds(300);
+        Server.Http.KeepAliveTimeout = TimeSpan.FromMilliseconds(300);
         using var client = await Connect();
         await client.Get(1, "/big/200000");
         var skipped = new List<Http2ReceivedFrame>();

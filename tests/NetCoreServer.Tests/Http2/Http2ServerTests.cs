@@ -16,22 +16,8 @@ namespace NetCoreServer.Tests.Http2;
 /// Response) serves a client that opens with the HTTP/2 preface, driven frame by frame by <see cref="Http2RawClient"/>.
 /// </summary>
 [TestFixture]
-public sealed class Http2ServerTests
+public sealed class Http2ServerTests : Http2ServerFixture
 {
-    private Http2TestServer _server = null!;
-
-    [SetUp]
-    public void StartServer()
-    {
-        _server = new Http2TestServer();
-        _server.Start();
-    }
-
-    [TearDown]
-    public void StopServer() => _server.Dispose();
-
-    private Task<Http2RawClient> Connect() => Http2RawClient.ConnectAsync(_server.Endpoint);
-
     [Test]
     public async Task PrefaceIsAnsweredWithSettingsAndARequestWithItsResponse()
     {
@@ -135,17 +121,17 @@ public sealed class Http2ServerTests
         await client.Get(1, "/late");
         await client.Get(3, "/hello");
         await client.Get(5, "/echo", "PUT");
-        await Wait.For(_server.LateArrived.Task, "the /late hook");
+        await Wait.For(Server.LateArrived.Task, "the /late hook");
         await client.Send(b => Http2FrameWriter.WritePing(b, "abcdefgh"u8, ack: false));
         await client.ReadUntil(f => f.Type == Http2FrameType.Ping && f.Ack);
-        Assert.That(_server.Seen, Is.EqualTo(new[] { "GET /late" }), "streams 3 and 5 wait while /late is owed");
+        Assert.That(Server.Seen, Is.EqualTo(new[] { "GET /late" }), "streams 3 and 5 wait while /late is owed");
 
-        _server.ReleaseLate.SetResult();
+        Server.ReleaseLate.SetResult();
         Assert.That((await client.Response(1)).Text, Is.EqualTo("late"));
         Assert.That((await client.Response(3)).Text, Is.EqualTo("Hello, World!"));
         Assert.That((await client.Response(5)).Field("x-method"), Is.EqualTo("PUT"));
-        Assert.That(_server.Seen, Is.EqualTo(new[] { "GET /late", "GET /hello", "PUT /echo" }));
-        Assert.That(_server.Overlapped, Is.False);
+        Assert.That(Server.Seen, Is.EqualTo(new[] { "GET /late", "GET /hello", "PUT /echo" }));
+        Assert.That(Server.Overlapped, Is.False);
     }
 
     [Test]
@@ -153,12 +139,12 @@ public sealed class Http2ServerTests
     {
         using var client = await Connect();
         await client.Get(1, "/late");
-        await Wait.For(_server.LateArrived.Task, "the /late hook");
+        await Wait.For(Server.LateArrived.Task, "the /late hook");
         await client.Send(b => Http2FrameWriter.WriteRstStream(b, 1, Http2ErrorCode.Cancel));
         await client.Get(3, "/hello");
 
         Assert.That((await client.Response(3)).Text, Is.EqualTo("Hello, World!"));
-        _server.ReleaseLate.SetResult();
+        Server.ReleaseLate.SetResult();
     }
 
     [Test]
@@ -241,7 +227,7 @@ public sealed class Http2ServerTests
     [Test]
     public async Task Http11ClientOnTheSameServerIsServedAsBefore()
     {
-        using var peer = await RawPeer.ConnectAsync(_server.Endpoint);
+        using var peer = await RawPeer.ConnectAsync(Server.Endpoint);
         await peer.Socket.SendAsync("GET /hello HTTP/1.1\r\nHost: localhost\r\n\r\n"u8.ToArray(), SocketFlags.None);
         var buffer = new byte[4096];
         var text = "";
@@ -257,8 +243,8 @@ public sealed class Http2ServerTests
     [Test]
     public async Task PrefaceGets505WhenHttp2IsTurnedOff()
     {
-        _server.Http.Http2Enabled = false;
-        using var peer = await RawPeer.ConnectAsync(_server.Endpoint);
+        Server.Http.Http2Enabled = false;
+        using var peer = await RawPeer.ConnectAsync(Server.Endpoint);
         await peer.Socket.SendAsync(Http2Preface.Client.ToArray(), SocketFlags.None);
         var buffer = new byte[4096];
         var n = await Wait.For(peer.Socket.ReceiveAsync(buffer, SocketFlags.None), "the answer to the preface");
@@ -318,11 +304,11 @@ public sealed class Http2ServerTests
         using var client = await Connect();
         await client.Get(1, "/late");
         await client.Get(3, "/throw");
-        await Wait.For(_server.LateArrived.Task, "the /late hook");
+        await Wait.For(Server.LateArrived.Task, "the /late hook");
         // /late is answered from another thread: /throw then runs on the thread pool.
-        _server.ReleaseLate.SetResult();
+        Server.ReleaseLate.SetResult();
 
-        var exception = await Wait.For(_server.HandlerException.Task, "OnHandlerException");
+        var exception = await Wait.For(Server.HandlerException.Task, "OnHandlerException");
         Assert.That(exception.Message, Is.EqualTo("thrown by the hook"));
         await client.Closed();
     }
@@ -332,15 +318,15 @@ public sealed class Http2ServerTests
     {
         using var client = await Connect();
         await client.Get(1, "/late");
-        await Wait.For(_server.LateArrived.Task, "the /late hook");
+        await Wait.For(Server.LateArrived.Task, "the /late hook");
 
-        var stopping = _server.StopAsync();
+        var stopping = Server.StopAsync();
         var goAway = await client.ReadUntil(f => f.Type == Http2FrameType.GoAway);
         Assert.That((goAway.ErrorCode, goAway.LastStreamId), Is.EqualTo((Http2ErrorCode.NoError, 1)));
         await client.Get(3, "/hello");
         Assert.That(await client.ResetOf(3), Is.EqualTo(Http2ErrorCode.RefusedStream), "no new stream after GOAWAY");
 
-        _server.ReleaseLate.SetResult();
+        Server.ReleaseLate.SetResult();
         Assert.That((await client.Response(1)).Text, Is.EqualTo("late"), "the stream under way finished");
         await client.Closed();
         Assert.That(await Wait.For(stopping, "StopAsync"), Is.True);
@@ -354,10 +340,10 @@ public sealed class Http2ServerTests
         await client.Get(3, "/hello");
 
         Assert.That((await client.Response(3)).Text, Is.EqualTo("Hello, World!"), "served while stream 1 waits for its handle");
-        _server.ReleaseLate.SetResult();
+        Server.ReleaseLate.SetResult();
         Assert.That((await client.Response(1)).Text, Is.EqualTo("detached 1"));
-        Assert.That(_server.Seen, Is.EqualTo(new[] { "GET /detached", "GET /hello" }));
-        Assert.That(_server.Overlapped, Is.False, "the hooks still ran one at a time");
+        Assert.That(Server.Seen, Is.EqualTo(new[] { "GET /detached", "GET /hello" }));
+        Assert.That(Server.Overlapped, Is.False, "the hooks still ran one at a time");
     }
 }
 
