@@ -29,11 +29,10 @@ public static class SessionServerServiceCollectionExtensions
         ArgumentNullException.ThrowIfNull(services);
         ArgumentNullException.ThrowIfNull(configuration);
         ArgumentNullException.ThrowIfNull(factory);
-        var name = configuration is IConfigurationSection section ? section.Path : typeof(TServer).Name;
+        var name = NameOf<TServer>(configuration);
         services.AddSingleton(provider =>
         {
-            var options = new SessionServerOptions();
-            configuration.Bind(options);
+            var options = Bind(configuration);
             var server = factory(provider, options);
             Apply(options, server);
             server.OptionMeterFactory ??= provider.GetService<IMeterFactory>();
@@ -62,11 +61,10 @@ public static class SessionServerServiceCollectionExtensions
         ArgumentNullException.ThrowIfNull(services);
         ArgumentNullException.ThrowIfNull(configuration);
         ArgumentNullException.ThrowIfNull(factory);
-        var name = configuration is IConfigurationSection section ? section.Path : typeof(TServer).Name;
+        var name = NameOf<TServer>(configuration);
         services.AddSingleton(provider =>
         {
-            var options = new SessionServerOptions();
-            configuration.Bind(options);
+            var options = Bind(configuration);
             var server = factory(provider, options);
             if (options.ReceiveBufferSize is int receive)
                 server.OptionReceiveBufferSize = receive;
@@ -78,6 +76,17 @@ public static class SessionServerServiceCollectionExtensions
         services.AddHostedService(provider => new UdpServerService<TServer>(
             provider.GetRequiredService<TServer>(), name, provider.GetRequiredService<ILogger<TServer>>()));
         return services;
+    }
+
+    // A server is named after its configuration section (its path), else its type.
+    private static string NameOf<TServer>(IConfiguration configuration)
+        => configuration is IConfigurationSection section ? section.Path : typeof(TServer).Name;
+
+    private static SessionServerOptions Bind(IConfiguration configuration)
+    {
+        var options = new SessionServerOptions();
+        configuration.Bind(options);
+        return options;
     }
 
     private static void Apply<TSession>(SessionServerOptions options, StreamServer<TSession> server)
