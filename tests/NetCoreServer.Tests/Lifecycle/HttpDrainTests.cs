@@ -80,6 +80,22 @@ public sealed class HttpDrainTests
 
     private static Task SendAsync(Socket socket, string text) => socket.SendAsync(Encoding.ASCII.GetBytes(text), SocketFlags.None);
 
+    /// <summary>A client whose GET /held reached the hook, which keeps its answer owed; returns the client and the handle.</summary>
+    private static async Task<(Socket Client, HttpRequestHandle Handle)> HoldOneRequestAsync(HoldingServer server)
+    {
+        var client = await ConnectAsync(server.BoundPort);
+        try
+        {
+            await SendAsync(client, "GET /held HTTP/1.1\r\nHost: localhost\r\n\r\n");
+            return (client, await Wait.For(server.Held.Task, "the request reached the hook"));
+        }
+        catch
+        {
+            client.Dispose();
+            throw;
+        }
+    }
+
     /// <summary>Everything the server sends until it closes the connection.</summary>
     private static async Task<string> ReadToEndAsync(Socket socket)
     {
@@ -122,9 +138,8 @@ public sealed class HttpDrainTests
     {
         using var server = new HoldingServer();
         Assert.That(server.Start(), Is.True);
-        using var client = await ConnectAsync(server.BoundPort);
-        await SendAsync(client, "GET /held HTTP/1.1\r\nHost: localhost\r\n\r\n");
-        var handle = await Wait.For(server.Held.Task, "the request reached the hook");
+        var (held, handle) = await HoldOneRequestAsync(server);
+        using var client = held;
 
         var stopping = server.StopAsync();
         Assert.That(stopping.IsCompleted, Is.False, "the drain waits for the answer owed");
@@ -144,9 +159,8 @@ public sealed class HttpDrainTests
     {
         using var server = new HoldingServer();
         Assert.That(server.Start(), Is.True);
-        using var client = await ConnectAsync(server.BoundPort);
-        await SendAsync(client, "GET /held HTTP/1.1\r\nHost: localhost\r\n\r\n");
-        var handle = await Wait.For(server.Held.Task, "the request reached the hook");
+        var (held, handle) = await HoldOneRequestAsync(server);
+        using var client = held;
 
         var stopping = server.StopAsync();
         const string pipelined = "GET /now HTTP/1.1\r\nHost: localhost\r\n\r\n";
