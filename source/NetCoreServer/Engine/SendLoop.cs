@@ -181,7 +181,7 @@ internal sealed class SendLoop : IThreadPoolWorkItem
     /// <summary>Moves staged and published messages in, then takes the batch to send (what is left of the last one, else the next); false when there is none.</summary>
     private bool TakeBatch(SessionLock.Held held)
     {
-        _pipeline.Materialize(held);
+        _pipeline.Materialize(held, adding: false);
         var queue = _pipeline.Queue;
         var batch = queue.Batch ??= new InFlightBatch();
         if (batch.Count == 0 && !queue.TakeBatch(batch))

@@ -47,7 +47,7 @@ internal sealed class SendPipeline
         get
         {
             using var held = _engine.Enter();
-            Materialize(held);
+            Materialize(held, adding: false);
             return _queue.Bytes;
         }
     }
@@ -115,7 +115,7 @@ internal sealed class SendPipeline
     {
         var length = message.Length;
         var options = Options;
-        if (message.MayStage && SendCork.Holds(_engine) && TryStage(ref message, length, options, out var staged))
+        if (SendCork.Holds(_engine) && TryStage(ref message, length, options, out var staged))
             return staged;
         bool start;
         using (var held = _engine.Enter())
@@ -314,12 +314,10 @@ internal sealed class SendPipeline
         var stage = _stage;
         if (stage is not { IsOpenHere: true } && (stage = OpenStage(length, options)) == null)
             return false;
-        if (!stage.HasRoom(length) || !_engine.AcceptsSends)
+        if (!_engine.AcceptsSends || !stage.TryWrite(ref message, length, out var committed))
             return false;
-        if (!message.Commit())
+        if (!committed)
             status = SendStatus.NotConnected;
-        else
-            stage.Write(ref message, length);
         return true;
     }
 
@@ -333,7 +331,7 @@ internal sealed class SendPipeline
         return stage.TryOpen(length, _queue.Bytes, _queue.Sending, options, held) ? stage : null;
     }
 
-    // Under the lock, by the stage's thread: its messages join the queue as accepted sends.
+    // Under the lock, by the stage's thread or one that seals it: its messages join the queue as accepted sends.
     private void MoveStageIn(SessionLock.Held held)
     {
         var chunk = _stage!.Take(out var length, held);
@@ -374,7 +372,7 @@ internal sealed class SendPipeline
             if (result.Succeeded)
             {
                 // Published multicast bytes count as pending (for OnSent and the watermarks) like queued ones.
-                Materialize(held);
+                Materialize(held, adding: false);
                 var inFlight = _queue.Batch?.Bytes ?? 0;
                 _queue.Sending = inFlight;
                 pending = _queue.Bytes + inFlight;
@@ -461,14 +459,19 @@ internal sealed class SendPipeline
         _loop.RunOnPool();
     }
 
-    /// <summary>Moves this thread's staged and the published multicast messages into the queue.</summary>
-    internal void Materialize(SessionLock.Held held)
+    /// <summary>
+    /// Moves the staged and the published multicast messages into the queue: what a hook staged came before anything
+    /// queued now, by its thread or by another (which seals the stage). A call that adds nothing itself
+    /// (<paramref name="adding"/> false: the send loop's, a count) leaves another thread's stage open unless multicast
+    /// messages go in behind it.
+    /// </summary>
+    internal void Materialize(SessionLock.Held held, bool adding = true)
     {
-        // This thread's staged messages came before anything it sends or multicasts now.
-        if (_stage is { IsOpenHere: true })
-            MoveStageIn(held);
         ref var cursor = ref _engine.Cursor;
-        if (cursor.IsAttached && cursor.Position < cursor.LogEnd)
+        var logged = cursor.IsAttached && cursor.Position < cursor.LogEnd;
+        if (_stage is { IsOpen: true } stage && (adding || logged || stage.IsOpenHere))
+            MoveStageIn(held);
+        if (logged)
             MulticastIntake.MoveCursor(this, cursor.LogEnd, held);
     }
 }

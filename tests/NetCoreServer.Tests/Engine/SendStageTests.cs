@@ -15,7 +15,7 @@ namespace NetCoreServer.Tests.Engine;
 [TestFixture]
 public sealed class SendStageTests
 {
-    /// <summary>A message that writes itself and that no other thread can refuse, like a framed message.</summary>
+    /// <summary>A message that writes itself, like a framed message.</summary>
     private readonly struct Written : IMessageWriter
     {
         private readonly byte[] _data;
@@ -25,8 +25,6 @@ public sealed class SendStageTests
         public int Length => _data.Length;
 
         public bool Commit() => true;
-
-        public bool MayStage => true;
 
         public void WriteTo(ref QueueWriter queue) => queue.Write(_data);
     }
@@ -199,5 +197,28 @@ public sealed class SendStageTests
 
         Assert.That(Ascii(transport.Sent()), Is.EqualTo("staged"));
         Assert.That(transport.ShutdownSent, Is.True, "a graceful close, after the staged bytes");
+    }
+
+    [Test]
+    public async Task AMessageFromAnotherThreadWhileAHookStagesGoesAfterWhatTheHookStagedBeforeIt()
+    {
+        var other = new TaskCompletionSource<SendStatus>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var (engine, transport, host) = Connect("x", e =>
+        {
+            Write(e, "one ");
+            // The other thread does not wait for the hook: it seals the stage, and both go now, in the order made.
+            var two = Task.Run(() => Write(e, "two "));
+            other.TrySetResult(two.Wait(Wait.Default) ? two.Result : SendStatus.NotConnected);
+            Write(e, "three");
+        });
+        var empty = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        host.OnEmpty = () => empty.TrySetResult();
+
+        _ = Task.Run(engine.StartReceiving);
+
+        Assert.That(await Wait.For(other.Task, "the other thread's message"), Is.EqualTo(SendStatus.Accepted));
+        await Wait.For(empty.Task, "OnEmpty after every message");
+        Assert.That(Ascii(transport.Sent()), Is.EqualTo("one two three"), "the staged message, the other thread's, the hook's next");
+        engine.Abort(DisconnectReason.Local);
     }
 }

@@ -24,7 +24,5 @@ internal readonly ref struct FramedMessage : IMessageWriter
 
     public bool Commit() => true;
 
-    public bool MayStage => true;
-
     public void WriteTo(ref QueueWriter queue) => _framing.WriteFrame(_payload, ref queue);
 }

@@ -103,6 +103,34 @@ public sealed class WsHeldFramesTests
         }
     }
 
+    [Test]
+    public async Task ACloseFromAnotherThreadWhileAHookSendsGoesAfterTheFramesTheHookSentBeforeIt()
+    {
+        var hookRunning = new TaskCompletionSource<WsSession>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var closed = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var afterClose = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
+        using var server = new HookServer((session, text) =>
+        {
+            session.SendTextAsync("before the close");
+            hookRunning.TrySetResult(session);
+            // Bounded: the test closes from its own thread, then lets the hook go on.
+            closed.Task.Wait(Wait.Default);
+            afterClose.TrySetResult(session.SendTextAsync("after the close"));
+        });
+        using var raw = await RawWsClient.UpgradeAsync(WsTransport.Ws, server.BoundPort);
+        await raw.SendFrameAsync(0x81, WsTestFrames.Utf8("go"));
+        var session = await Wait.For(hookRunning.Task, "the hook running");
+
+        Assert.That(session.SendCloseAsync(1000, "bye"), Is.True, "the close is accepted while the hook runs");
+        closed.TrySetResult();
+
+        Assert.That(await Wait.For(afterClose.Task, "the hook's send after the close"), Is.False, "no data frame after a close frame");
+        var first = await Wait.For(raw.ReadFrameAsync(), "the hook's frame");
+        Assert.That(first?.Text, Is.EqualTo("before the close"), "the frame sent before the close goes first");
+        var second = await Wait.For(raw.ReadFrameAsync(), "the close frame");
+        Assert.That(second?.Opcode, Is.EqualTo(8), "then the close frame");
+    }
+
     /// <summary>A WS server whose sessions run <c>onMessage</c> for each text message, and count their socket writes.</summary>
     private sealed class HookServer : WsServer
     {
