@@ -23,8 +23,6 @@ public sealed class Http2LimitsTests : Http2ServerFixture
         Assert.That((await other.Response(1)).Text, Is.EqualTo("Hello, World!"), "another connection is still served");
     }
 
-    private static IEnumerable<byte> Repeat(int count, Func<int, byte[]> frame) => Enumerable.Range(0, count).SelectMany(frame);
-
     [Test]
     public async Task StreamsPastTheConcurrencyLimitAreRefusedAndTheOthersGoOn()
     {
@@ -84,11 +82,7 @@ public sealed class Http2LimitsTests : Http2ServerFixture
     public async Task RapidResetGetsEnhanceYourCalm()
     {
         using var client = await Connect();
-        var block = client.Block((":method", "GET"), (":scheme", "http"), (":path", "/hello"));
-        var flood = Repeat(Http2Limits.ResetBurst + 50, i => [
-            .. Http2RawClient.Frame(b => Http2FrameWriter.WriteHeaders(b, 2 * i + 1, block, endStream: false, Http2Settings.MinMaxFrameSize)),
-            .. Http2RawClient.Frame(b => Http2FrameWriter.WriteRstStream(b, 2 * i + 1, Http2ErrorCode.Cancel))]);
-        await client.SendRaw([.. flood]);
+        await client.SendRaw(Http2Floods.Build(Http2Attack.RapidReset));
 
         Assert.That(await client.GoAway(), Is.EqualTo(Http2ErrorCode.EnhanceYourCalm));
         await client.Closed();
@@ -100,12 +94,7 @@ public sealed class Http2LimitsTests : Http2ServerFixture
     public async Task ContinuationFloodStopsAtTheHeaderListBound()
     {
         using var client = await Connect();
-        var block = client.Block((":method", "GET"), (":scheme", "http"), (":path", "/hello"));
-        var fragment = new byte[Http2Settings.MinMaxFrameSize];
-        var flood = new List<byte>(Http2RawClient.Frame(b => Http2FrameWriter.WriteHeader(b, block.Length, Http2FrameType.Headers, 0, 1) + Copy(block, b, 9)));
-        // 2 MiB of CONTINUATION without END_HEADERS: far past the 32 KiB bound.
-        flood.AddRange(Repeat(128, _ => Http2RawClient.Frame(b => Http2FrameWriter.WriteHeader(b, fragment.Length, Http2FrameType.Continuation, 0, 1) + fragment.Length)));
-        var sending = client.SendRaw([.. flood]);
+        var sending = client.SendRaw(Http2Floods.Build(Http2Attack.ContinuationFlood));
 
         Assert.That(await client.GoAway(), Is.EqualTo(Http2ErrorCode.EnhanceYourCalm));
         await client.Closed();
@@ -120,31 +109,16 @@ public sealed class Http2LimitsTests : Http2ServerFixture
         }
     }
 
-    private static int Copy(byte[] source, byte[] destination, int at)
-    {
-        source.CopyTo(destination, at);
-        return source.Length;
-    }
-
-    [TestCase("SETTINGS")]
-    [TestCase("PING")]
-    [TestCase("WINDOW_UPDATE")]
-    [TestCase("empty DATA")]
-    public async Task ControlFrameFloodGetsEnhanceYourCalm(string type)
+    [TestCase(Http2Attack.SettingsFlood)]
+    [TestCase(Http2Attack.PingFlood)]
+    [TestCase(Http2Attack.WindowUpdateFlood)]
+    [TestCase(Http2Attack.EmptyDataFlood)]
+    public async Task ControlFrameFloodGetsEnhanceYourCalm(Http2Attack flood)
     {
         using var client = await Connect();
-        byte[] flood = type switch
-        {
-            "SETTINGS" => [.. Repeat(Http2Limits.ControlBurst + 50, _ => Http2RawClient.Frame(b => Http2FrameWriter.WriteSettings(b, [])))],
-            "PING" => [.. Repeat(Http2Limits.ControlBurst + 50, _ => Http2RawClient.Frame(b => Http2FrameWriter.WritePing(b, "floodpng"u8, ack: false)))],
-            "WINDOW_UPDATE" => [.. Repeat(Http2Limits.WindowUpdateBurst + 5000, _ => Http2RawClient.Frame(b => Http2FrameWriter.WriteWindowUpdate(b, 0, 1)))],
-            _ => [
-                .. Http2RawClient.Frame(b => Http2FrameWriter.WriteHeaders(b, 1, client.Block((":method", "POST"), (":scheme", "http"), (":path", "/echo")), endStream: false, Http2Settings.MinMaxFrameSize)),
-                .. Repeat(Http2Limits.EmptyDataBurst + 50, _ => Http2RawClient.Frame(b => Http2FrameWriter.WriteData(b, 1, default, endStream: false)))],
-        };
-        await client.SendRaw(flood);
+        await client.SendRaw(Http2Floods.Build(flood));
 
-        Assert.That(await client.GoAway(), Is.EqualTo(Http2ErrorCode.EnhanceYourCalm), type + " flood");
+        Assert.That(await client.GoAway(), Is.EqualTo(Http2ErrorCode.EnhanceYourCalm), flood.ToString());
         await client.Closed();
         await OthersAreStillServed();
     }

@@ -77,7 +77,8 @@ public sealed class Http2MemoryTests
         }
     }
 
-    private static long Heap()
+    /// <summary>The managed heap after a full collection, finalizers run.</summary>
+    internal static long Heap()
     {
         GC.Collect();
         GC.WaitForPendingFinalizers();
