@@ -152,7 +152,8 @@ public class HttpSession : TcpSession, IHttpServerSessionHost
     /// <remarks>
     /// Chunked coding is removed; an upload costs no more memory than one receive buffer. <see cref="OnReceivedRequest"/>
     /// follows the last piece, with an empty body. A body over <paramref name="maxBodySize"/> is answered 413 and the
-    /// connection closes.
+    /// connection closes (over HTTP/2, the stream is reset and the connection goes on; the client sends no further than
+    /// the stream's window past what this hook took).
     /// </remarks>
     /// <param name="maxBodySize">The most body bytes accepted for this request; no limit by default.</param>
     /// <exception cref="InvalidOperationException">Not called from <see cref="OnReceivedRequestHeader"/>.</exception>

@@ -33,9 +33,9 @@ internal sealed class Http2ServerConnection : IStreamProtocol
         _session = session;
         _outbox = outbox;
         _output = new Http2Output(_streams, outbox, session);
-        _dispatcher = new Http2Dispatcher(_streams, session);
+        _dispatcher = new Http2Dispatcher(_streams, _output, session);
         Answers = new Http2Answers(_streams, _output, _dispatcher, session);
-        _dispatcher.AnswerThrough(Answers);
+        _dispatcher.AnswerThrough(Answers, Reset);
         _guard = new Http2FloodGuard(session.Timers);
         _requests = new Http2RequestReceiver(session, _streams, _output, _dispatcher, _guard, this);
         _idle = new CallbackTimer(session.Timers, static c => ((Http2ServerConnection)c).IdleExpired(), this);
@@ -208,6 +208,7 @@ internal sealed class Http2ServerConnection : IStreamProtocol
             idle = stream == null && frame.StreamId > _streams.HighestOpened;
             if (stream != null)
             {
+                stream.WasReset = true;
                 _output.ForgetLocked(stream);
                 _streams.CloseLocked(stream);
             }
@@ -232,19 +233,21 @@ internal sealed class Http2ServerConnection : IStreamProtocol
     /// <summary>A stream error: RST_STREAM, and the stream is closed.</summary>
     public void Reset(int id, Http2ErrorCode code)
     {
-        bool wasOwed;
+        bool handedOver;
         lock (_streams.Sync)
         {
             _output.ResetLocked(id, code);
             var stream = _streams.FindLocked(id);
-            wasOwed = stream?.Answer is Http2Answer.Owed or Http2Answer.Writing;
+            // Owed, or with its hooks under way (a body still arriving): the hooks go on without it.
+            handedOver = stream != null && stream.Number != 0;
             if (stream != null)
             {
+                stream.WasReset = true;
                 _output.ForgetLocked(stream);
                 _streams.CloseLocked(stream);
             }
         }
-        if (wasOwed)
+        if (handedOver)
             _dispatcher.Answered();
     }
 
