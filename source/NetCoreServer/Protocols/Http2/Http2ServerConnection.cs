@@ -23,6 +23,7 @@ internal sealed class Http2ServerConnection : IStreamProtocol
     private readonly Http2FrameReader _reader = new(expectPreface: true);
     private readonly Http2FloodGuard _guard;
     private readonly CallbackTimer _idle;
+    private readonly CallbackTimer _settingsAck;
     private readonly Http2RequestReceiver _requests;
 
     private volatile bool _ended;
@@ -39,6 +40,7 @@ internal sealed class Http2ServerConnection : IStreamProtocol
         _guard = new Http2FloodGuard(session.Timers);
         _requests = new Http2RequestReceiver(session, _streams, _output, _dispatcher, _guard, this);
         _idle = new CallbackTimer(session.Timers, static c => ((Http2ServerConnection)c).IdleExpired(), this);
+        _settingsAck = new CallbackTimer(session.Timers, static c => ((Http2ServerConnection)c).SettingsNotAcknowledged(), this);
     }
 
     public Http2Answers Answers { get; }
@@ -59,6 +61,10 @@ internal sealed class Http2ServerConnection : IStreamProtocol
         }
         _output.Flush();
         ArmIdle();
+        // RFC 9113 §6.5.3: the client acknowledges this side's only SETTINGS (sent here) within the timeout.
+        var ackTimeout = _session.Options.Http2SettingsTimeout;
+        if (ackTimeout != Timeout.InfiniteTimeSpan)
+            _settingsAck.Schedule(ackTimeout);
     }
 
     /// <summary>The session ended: streams, buffers and the clock go.</summary>
@@ -72,6 +78,7 @@ internal sealed class Http2ServerConnection : IStreamProtocol
             _output.CloseLocked();
         }
         _idle.Close();
+        _settingsAck.Close();
         _requests.Stop();
     }
 
@@ -113,6 +120,9 @@ internal sealed class Http2ServerConnection : IStreamProtocol
             case Http2FrameType.Settings when !frame.Ack:
                 OnSettings(frame);
                 return;
+            case Http2FrameType.Settings:
+                _settingsAck.Close();
+                return;
             case Http2FrameType.Ping when !frame.Ack:
                 if (!_guard.Control())
                 {
@@ -141,7 +151,7 @@ internal sealed class Http2ServerConnection : IStreamProtocol
                 // The client sends no new streams; those under way finish, then it closes the connection itself.
                 return;
         }
-        // SETTINGS and PING acknowledgements, PRIORITY (accepted and ignored: RFC 9113 §5.3.2).
+        // PING acknowledgements, PRIORITY (accepted and ignored: RFC 9113 §5.3.2).
     }
 
     private void OnSettings(in Http2Frame frame)
@@ -309,6 +319,12 @@ internal sealed class Http2ServerConnection : IStreamProtocol
             _dispatcher.StopLocked();
         }
         _outbox.CloseWhenQueued();
+    }
+
+    private void SettingsNotAcknowledged()
+    {
+        if (!_ended)
+            Fail(Http2ErrorCode.SettingsTimeout, "SETTINGS not acknowledged in time");
     }
 
     private void ArmIdle()
