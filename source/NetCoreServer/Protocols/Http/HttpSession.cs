@@ -240,6 +240,9 @@ public class HttpSession : TcpSession, IHttpServerSessionHost
     // Over TCP the engine has no TLS state: default, never h2.
     bool IHttpServerSessionHost.NegotiatedHttp2 => Connections.TlsState.ApplicationProtocol(Engine) == System.Net.Security.SslApplicationProtocol.Http2;
 
+    (System.Security.Authentication.SslProtocols, System.Net.Security.TlsCipherSuite) IHttpServerSessionHost.Tls
+        => (Connections.TlsState.Protocol(Engine), Connections.TlsState.CipherSuite(Engine));
+
     bool IHttpServerSessionHost.RaiseFromPool(object state, Action<object> hooks)
         => Engine is { } engine && engine.RunHook(HookKind.Other, (state, hooks), static (_, call) => call.hooks(call.state));
 

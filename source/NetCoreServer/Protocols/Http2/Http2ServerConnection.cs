@@ -1,4 +1,5 @@
 using System;
+using System.Security.Authentication;
 using System.Threading;
 using NetCoreServer.Engine;
 using NetCoreServer.Protocols.Http;
@@ -60,6 +61,13 @@ internal sealed class Http2ServerConnection : IStreamProtocol
             _output.WindowUpdateLocked(0, Http2Limits.ConnectionWindow - Http2Settings.DefaultInitialWindowSize);
         }
         _output.Flush();
+        // RFC 9113 §9.2: over TLS, 1.2 or later, and over 1.2 no suite of the block list; the SETTINGS went first (§3.4).
+        var tls = _session.Tls;
+        if (tls.Protocol != SslProtocols.None && !Http2TlsRequirements.IsAdequate(tls.Protocol, tls.CipherSuite))
+        {
+            Fail(Http2ErrorCode.InadequateSecurity, $"HTTP/2 does not run over {tls.Protocol} with {tls.CipherSuite}");
+            return;
+        }
         ArmIdle();
         // RFC 9113 §6.5.3: the client acknowledges this side's only SETTINGS (sent here) within the timeout.
         var ackTimeout = _session.Options.Http2SettingsTimeout;
