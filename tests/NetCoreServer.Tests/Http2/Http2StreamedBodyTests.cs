@@ -181,4 +181,34 @@ public sealed class Http2StreamedBodyTests
             File.Delete(file);
         }
     }
+
+    [Test]
+    [NonParallelizable] // measures what the whole process allocates
+    public async Task A256MiBUploadAllocatesAFractionOfItsSize()
+    {
+        const int size = 256 << 20;
+        var curl = ExternalTool.Require("curl");
+        var file = Path.Combine(Path.GetTempPath(), "h2-upload-" + Guid.NewGuid().ToString("N"));
+        var chunk = RandomBody(1 << 20);
+        await using (var stream = File.Create(file))
+        {
+            for (var i = 0; i < size / chunk.Length; i++)
+                await stream.WriteAsync(chunk);
+        }
+        try
+        {
+            var url = $"http://127.0.0.1:{((IPEndPoint)_server.Endpoint).Port}/upload";
+            GC.Collect();
+            var before = GC.GetTotalAllocatedBytes(precise: true);
+            var result = await ExternalTool.Run(curl, ["-sS", "--http2-prior-knowledge", "-T", file, url], TimeSpan.FromSeconds(120));
+            var allocated = GC.GetTotalAllocatedBytes(precise: true) - before;
+            TestContext.Out.WriteLine($"256 MiB uploaded over h2c, streamed: {allocated / 1024.0 / 1024.0:0.0} MiB allocated by the process, {result.Output.Split(' ')[0]} pieces");
+            Assert.That(result.Output.Split(' ')[1], Is.EqualTo(size.ToString(System.Globalization.CultureInfo.InvariantCulture)), result.ToString());
+            Assert.That(allocated, Is.LessThan(size / 8), "the body is not kept: pieces come from pooled buffers");
+        }
+        finally
+        {
+            File.Delete(file);
+        }
+    }
 }
