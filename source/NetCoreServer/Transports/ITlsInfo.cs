@@ -17,6 +17,9 @@ internal interface ITlsInfo
     /// <summary>The TLS version agreed (None before the handshake).</summary>
     SslProtocols Protocol { get; }
 
+    /// <summary>The cipher suite agreed (0, TLS_NULL_WITH_NULL_NULL, before the handshake).</summary>
+    TlsCipherSuite CipherSuite { get; }
+
     /// <summary>The ALPN protocol agreed (default when none or before the handshake).</summary>
     SslApplicationProtocol ApplicationProtocol { get; }
 

@@ -276,6 +276,8 @@ public sealed class EngineLifecycleTests
 
         public System.Net.Security.SslApplicationProtocol ApplicationProtocol => default;
 
+        public System.Net.Security.TlsCipherSuite CipherSuite => default;
+
         public System.Security.Cryptography.X509Certificates.X509Certificate? RemoteCertificate => null;
 
         public void CompleteReceive(IoResult result) => _receive.TrySetResult(result);

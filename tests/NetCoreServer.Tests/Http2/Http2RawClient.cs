@@ -149,9 +149,10 @@ internal sealed class Http2RawClient : IDisposable
 
     /// <summary>
     /// Reads the response on <paramref name="stream"/> up to END_STREAM (other streams' frames skipped); with
-    /// <paramref name="credit"/>, gives back the window of each DATA frame read, as a real client does.
+    /// <paramref name="credit"/>, gives back the window of each DATA frame read, as a real client does; the frames of
+    /// other streams and of the connection go to <paramref name="skipped"/> when given.
     /// </summary>
-    public async Task<Http2RawResponse> Response(int stream, bool credit = true)
+    public async Task<Http2RawResponse> Response(int stream, bool credit = true, List<Http2ReceivedFrame>? skipped = null)
     {
         var fields = new List<string>();
         var body = new List<byte>();
@@ -180,7 +181,10 @@ internal sealed class Http2RawClient : IDisposable
                     await Send(b => Http2FrameWriter.WriteWindowUpdate(b, frame.StreamId, frame.Payload.Length));
             }
             if (frame.StreamId != stream)
+            {
+                skipped?.Add(frame);
                 continue;
+            }
             if (frame.Type == Http2FrameType.Data)
                 body.AddRange(frame.Payload);
             // Its head may have been read before this call; an interim head (1xx) does not end it.

@@ -19,6 +19,8 @@ internal static class TlsState
 
     public static SslProtocols Protocol(StreamSessionEngine? engine) => Tls(engine)?.Protocol ?? SslProtocols.None;
 
+    public static TlsCipherSuite CipherSuite(StreamSessionEngine? engine) => Tls(engine)?.CipherSuite ?? default;
+
     public static X509Certificate? RemoteCertificate(StreamSessionEngine? engine) => Tls(engine)?.RemoteCertificate;
 
     private static ITlsInfo? Tls(StreamSessionEngine? engine) => engine?.Transport.Tls;

@@ -231,6 +231,13 @@ internal sealed class HttpMessageStore
         _body = null;
     }
 
+    /// <summary>Forgets the body bytes kept so far (they were handed to a streamed body's hook); the head stays.</summary>
+    public void DropBody()
+    {
+        Cache.Resize(BodyStart);
+        BeginBody();
+    }
+
     public void AppendBody(ReadOnlySpan<byte> bytes)
     {
         if (bytes.IsEmpty)

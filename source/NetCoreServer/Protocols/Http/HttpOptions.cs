@@ -19,6 +19,7 @@ public sealed class HttpOptions
     private long _bodyGraceTicks = TimeSpan.FromSeconds(5).Ticks;
     private double _minBodyRate = 240;
     private int _http2MaxStreams = 100;
+    private long _http2SettingsTimeoutTicks = TimeSpan.FromSeconds(10).Ticks;
 
     internal Protocols.Http.HttpLimits Limits { get; } = new();
 
@@ -142,6 +143,19 @@ public sealed class HttpOptions
     {
         get => Volatile.Read(ref _http2MaxStreams);
         set => Volatile.Write(ref _http2MaxStreams, value > 0 ? value : throw new ArgumentOutOfRangeException(nameof(value), value, "The limit must be positive."));
+    }
+
+    /// <summary>
+    /// How long an HTTP/2 client may take to acknowledge this side's SETTINGS (RFC 9113 §6.5.3): 10 seconds by default,
+    /// <see cref="Timeout.InfiniteTimeSpan"/> for no limit. Then the connection gets GOAWAY SETTINGS_TIMEOUT and closes.
+    /// The acknowledgement is owed by the client's HTTP/2 stack at once, so this is a round trip with room for the slowest
+    /// links; a peer that never sends it may not be applying the limits the SETTINGS announced.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The value is neither positive nor infinite.</exception>
+    public TimeSpan Http2SettingsTimeout
+    {
+        get => TimeSpan.FromTicks(Interlocked.Read(ref _http2SettingsTimeoutTicks));
+        set => Interlocked.Exchange(ref _http2SettingsTimeoutTicks, value == Timeout.InfiniteTimeSpan ? value.Ticks : Positive(value).Ticks);
     }
 
     private static TimeSpan Positive(TimeSpan value)

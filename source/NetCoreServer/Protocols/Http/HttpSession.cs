@@ -152,7 +152,8 @@ public class HttpSession : TcpSession, IHttpServerSessionHost
     /// <remarks>
     /// Chunked coding is removed; an upload costs no more memory than one receive buffer. <see cref="OnReceivedRequest"/>
     /// follows the last piece, with an empty body. A body over <paramref name="maxBodySize"/> is answered 413 and the
-    /// connection closes.
+    /// connection closes (over HTTP/2, the stream is reset and the connection goes on; the client sends no further than
+    /// the stream's window past what this hook took).
     /// </remarks>
     /// <param name="maxBodySize">The most body bytes accepted for this request; no limit by default.</param>
     /// <exception cref="InvalidOperationException">Not called from <see cref="OnReceivedRequestHeader"/>.</exception>
@@ -238,6 +239,9 @@ public class HttpSession : TcpSession, IHttpServerSessionHost
 
     // Over TCP the engine has no TLS state: default, never h2.
     bool IHttpServerSessionHost.NegotiatedHttp2 => Connections.TlsState.ApplicationProtocol(Engine) == System.Net.Security.SslApplicationProtocol.Http2;
+
+    (System.Security.Authentication.SslProtocols, System.Net.Security.TlsCipherSuite) IHttpServerSessionHost.Tls
+        => (Connections.TlsState.Protocol(Engine), Connections.TlsState.CipherSuite(Engine));
 
     bool IHttpServerSessionHost.RaiseFromPool(object state, Action<object> hooks)
         => Engine is { } engine && engine.RunHook(HookKind.Other, (state, hooks), static (_, call) => call.hooks(call.state));

@@ -77,6 +77,9 @@ internal interface IHttpServerSessionHost
     /// </summary>
     bool NegotiatedHttp2 { get; }
 
+    /// <summary>The TLS version and cipher suite agreed (None and 0 without TLS), for RFC 9113 §9.2's check.</summary>
+    (System.Security.Authentication.SslProtocols Protocol, System.Net.Security.TlsCipherSuite CipherSuite) Tls { get; }
+
     /// <summary>The metrics of the session's server (null before it started).</summary>
     Diagnostics.ServerMetrics? Metrics => ((this as IStreamSessionHost)?.EngineOptions.Owner as Diagnostics.IMetricsOwner)?.Metrics;
 

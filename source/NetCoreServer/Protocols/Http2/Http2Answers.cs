@@ -267,4 +267,37 @@ internal sealed class Http2Answers : IHttpAnswerTarget
                 return HttpSyntax.TryParseDecimal(HttpSyntax.TrimWhitespace(line[15..]), out var length) ? length : -1;
         }
     }
+
+    /// <summary>Answers with a part of a file too large to cache, read from the disk as it goes out; false when it cannot be opened.</summary>
+    public bool SendFile(long number, StaticStream part)
+    {
+        FileStream file;
+        try
+        {
+            file = new FileStream(part.File.FullPath, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, bufferSize: 0, FileOptions.Asynchronous | FileOptions.SequentialScan);
+            file.Position = part.Offset;
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return false;
+        }
+        _ = SendFileAsync(number, part, file);
+        return true;
+    }
+
+    private async Task SendFileAsync(long number, StaticStream part, FileStream file)
+    {
+        try
+        {
+            await SendStreamAsync(number, part.Head, file, CancellationToken.None, part.Length).ConfigureAwait(false);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or ObjectDisposedException)
+        {
+            // The file failed while read: the stream was reset.
+        }
+        finally
+        {
+            await file.DisposeAsync().ConfigureAwait(false);
+        }
+    }
 }

@@ -1,30 +1,42 @@
 using System;
+using System.Buffers;
 using System.Collections.Generic;
-using System.IO;
 using System.Threading;
-using System.Threading.Tasks;
 using NetCoreServer.Engine;
 using NetCoreServer.Protocols.Http;
 
 namespace NetCoreServer.Protocols.Http2;
 
 /// <summary>
-/// Hands the whole requests of an HTTP/2 connection to the session's hooks one at a time, in the order they were
-/// completed, as HTTP/1.1 does: the next request goes to the hooks once the current one's response is completely
-/// queued, so code that keeps per-session state across the hooks keeps working and the session's SendResponse methods
-/// answer the current request's stream. Hooks run on the receive thread when a request completes there, or on the
-/// thread pool when an answer sent later from another thread frees the hooks for a request that waited (never inside
-/// the thread that answered, which may hold its own locks); one dispatcher runs at a time.
+/// Hands the requests of an HTTP/2 connection to the session's hooks one at a time, as HTTP/1.1 does: header hook, the
+/// body pieces when the header hook streamed the body, then the request hook; the next request goes to the hooks once
+/// the current one's hooks returned and its response is completely queued, so code that keeps per-session state across
+/// the hooks keeps working and the session's SendResponse methods answer the current request's stream. Requests go in
+/// the order they became ready: whole, or with their body still to come when the hooks were free as the head arrived
+/// or when the body can go no further without the header hook's choice (past half its window or its limit). Hooks run
+/// on the receive thread when what they need arrives there, or on the thread pool when an answer sent later from
+/// another thread frees them (never inside the thread that answered, which may hold its own locks); one runner at a time.
 /// </summary>
 internal sealed class Http2Dispatcher
 {
+    private enum Step
+    {
+        None,
+        Start,
+        Deliver,
+        Refuse,
+        Finish,
+    }
+
     private readonly Http2StreamTable _streams;
+    private readonly Http2Output _output;
     private readonly IHttpServerSessionHost _session;
     private readonly Queue<Http2Stream> _ready = new();
 
     // Requests handed to the hooks whose handle took them, not answered yet (at most the open streams).
     private readonly List<Http2Stream> _detached = new();
-    private IHttpAnswerTarget? _answers;
+    private Http2Answers? _answers;
+    private Action<int, Http2ErrorCode>? _reset;
     private Http2Stream? _current;
     private bool _running;
     private bool _stopped;
@@ -38,14 +50,19 @@ internal sealed class Http2Dispatcher
     private bool _inHeaderHook;
     private long _streamLimit = -1;
 
-    public Http2Dispatcher(Http2StreamTable streams, IHttpServerSessionHost session)
+    public Http2Dispatcher(Http2StreamTable streams, Http2Output output, IHttpServerSessionHost session)
     {
         _streams = streams;
+        _output = output;
         _session = session;
     }
 
-    /// <summary>Where the requests' handles answer; set once, before the first request.</summary>
-    public void AnswerThrough(IHttpAnswerTarget answers) => _answers = answers;
+    /// <summary>Where the requests' handles answer, and how a stream is reset; set once, before the first request.</summary>
+    public void AnswerThrough(Http2Answers answers, Action<int, Http2ErrorCode> reset)
+    {
+        _answers = answers;
+        _reset = reset;
+    }
 
     /// <summary>The request whose hooks ran last (the session's Request property), or null before the first.</summary>
     public HttpRequest? CurrentRequest
@@ -75,7 +92,7 @@ internal sealed class Http2Dispatcher
         return null;
     }
 
-    /// <summary>A request is whole (receive thread, lock not held): its hooks run now, or once those before it are answered.</summary>
+    /// <summary>A request is ready (receive thread, lock not held): its hooks run now, or once those before it are done.</summary>
     public void Enqueue(Http2Stream stream)
     {
         lock (_streams.Sync)
@@ -89,12 +106,38 @@ internal sealed class Http2Dispatcher
         Run();
     }
 
-    /// <summary>An answer was finished or a stream reset (any thread, lock not held): the next request may go to the hooks.</summary>
+    /// <summary>
+    /// A head arrived with its body to come (receive thread): it goes to the hooks at once if nothing holds or waits for
+    /// them, so that its header hook may stream the body as it arrives, as over HTTP/1.1; otherwise it waits.
+    /// </summary>
+    public void EnqueueIfIdle(Http2Stream stream)
+    {
+        lock (_streams.Sync)
+        {
+            if (_running || _stopped || _ready.Count > 0 || BlocksLocked())
+                return;
+        }
+        Enqueue(stream);
+    }
+
+    /// <summary>Body bytes, the body's end or its refusal, for a request already handed over (receive thread, lock not held).</summary>
+    public void Continue()
+    {
+        lock (_streams.Sync)
+        {
+            if (_running || _stopped)
+                return;
+            _running = true;
+        }
+        Run();
+    }
+
+    /// <summary>An answer was finished or a stream reset (any thread, lock not held): the hooks may go on.</summary>
     public void Answered()
     {
         lock (_streams.Sync)
         {
-            if (_running || _ready.Count == 0 || BlocksLocked() || _stopped)
+            if (_running || _stopped || !HasWorkLocked())
                 return;
             _running = true;
         }
@@ -110,7 +153,12 @@ internal sealed class Http2Dispatcher
         _responseTimer?.Close();
     }
 
-    private bool BlocksLocked() => _current is { Detached: false, Answer: Http2Answer.Owed or Http2Answer.Writing };
+    // Its header hook returned and its request hook has not.
+    private static bool InProgress(Http2Stream? stream) => stream is { BodyMode: not Http2BodyMode.Undecided, HooksReturned: false };
+
+    private bool BlocksLocked() => _current is { Detached: false } current && (current.Answer is Http2Answer.Owed or Http2Answer.Writing || InProgress(current));
+
+    private bool HasWorkLocked() => InProgress(_current) || _detached.Exists(InProgress) || (_ready.Count > 0 && !BlocksLocked());
 
     // Off the receive loop, a hook that throws goes to OnHandlerException and closes the connection, as on the loop.
     private void RunFromPool() => _session.RaiseFromPool(this, static dispatcher => ((Http2Dispatcher)dispatcher).Run());
@@ -119,53 +167,115 @@ internal sealed class Http2Dispatcher
     {
         while (true)
         {
-            Http2Stream next;
+            Http2Stream? stream = null;
+            var step = Step.None;
+            byte[]? arrived = null;
+            var length = 0;
             lock (_streams.Sync)
             {
-                if (_stopped || BlocksLocked() || _ready.Count == 0)
+                if (!_stopped)
+                    step = NextLocked(out stream, out arrived, out length);
+                if (step == Step.None)
                 {
                     _running = false;
                     return;
                 }
-                next = _ready.Dequeue();
-                // Reset by the client while it waited.
-                if (next.Answer != Http2Answer.Queued)
-                    continue;
-                next.Number = ++_numbers;
-                next.Answer = Http2Answer.Owed;
-                next.StartedAt = _session.Metrics?.RequestStart() ?? 0;
-                _current = next;
             }
-            ArmResponseTimeout(next.Number);
-            next.Request.ReceivedBy(_answers!, next.Number);
             try
             {
-                RaiseHooks(next);
+                switch (step)
+                {
+                    case Step.Start:
+                        Start(stream!);
+                        break;
+                    case Step.Deliver:
+                        Deliver(stream!, arrived, length);
+                        break;
+                    case Step.Refuse:
+                        Refuse(stream!);
+                        break;
+                    default:
+                        Finish(stream!);
+                        break;
+                }
             }
-            finally
+            catch
             {
                 lock (_streams.Sync)
                 {
-                    next.HooksReturned = true;
-                    // Concurrency by opt-in: a request whose handle was taken and that is not answered yet is answered
-                    // through the handle, later; the hooks go on to the next request meanwhile.
-                    if (next.Answer == Http2Answer.Owed && next.Request.HandleTaken)
-                    {
-                        next.Detached = true;
-                        _detached.RemoveAll(static s => s.Answer == Http2Answer.Done);
-                        _detached.Add(next);
-                    }
-                    _streams.ReleaseRequestLocked(next);
-                    if (_stopped)
-                        _running = false;
+                    stream!.HooksReturned = true;
+                    _streams.ReleaseRequestLocked(stream);
                 }
+                throw;
             }
         }
     }
 
-    private void RaiseHooks(Http2Stream stream)
+    /// <summary>What the hooks do next: the current request's next step, a detached upload's, or the next request's header hook.</summary>
+    private Step NextLocked(out Http2Stream? stream, out byte[]? arrived, out int length)
+    {
+        arrived = null;
+        length = 0;
+        stream = _current;
+        if (stream is { Detached: false } && InProgress(stream) && StepOfLocked(stream, out arrived, out length) is var own and not Step.None)
+            return own;
+        foreach (var detached in _detached)
+        {
+            stream = detached;
+            if (InProgress(detached) && StepOfLocked(detached, out arrived, out length) is var step and not Step.None)
+                return step;
+        }
+        while (!BlocksLocked() && _ready.Count > 0)
+        {
+            stream = _ready.Dequeue();
+            // Reset by the client while it waited.
+            if (stream.Answer != Http2Answer.Queued)
+                continue;
+            stream.Number = ++_numbers;
+            stream.Answer = Http2Answer.Owed;
+            stream.StartedAt = _session.Metrics?.RequestStart() ?? 0;
+            _current = stream;
+            return Step.Start;
+        }
+        stream = null;
+        return Step.None;
+    }
+
+    // The next step of a request whose header hook returned: its body pieces, a refusal, or its request hook once whole.
+    private Step StepOfLocked(Http2Stream stream, out byte[]? arrived, out int length)
+    {
+        arrived = null;
+        length = 0;
+        if (stream.WasReset)
+        {
+            // What is left of its hooks does not run: the client gave up on it.
+            stream.HooksReturned = true;
+            _streams.ReleaseRequestLocked(stream);
+            return Step.None;
+        }
+        if (stream.TooLarge)
+            return Step.Refuse;
+        if (stream.BodyMode == Http2BodyMode.Streamed)
+        {
+            // The bytes kept before the header hook chose come first, from the request (nobody appends to it now).
+            if (stream.Request.Store.BodySize > 0)
+                return Step.Deliver;
+            if (stream.ArrivedLength > 0)
+            {
+                arrived = stream.TakeArrived(out length);
+                return Step.Deliver;
+            }
+        }
+        return stream.BodyEnded ? Step.Finish : Step.None;
+    }
+
+    /// <summary>The header hook, then the body's way to the hooks as it chose.</summary>
+    private void Start(Http2Stream stream)
     {
         var request = stream.Request;
+        if (stream.BodyEnded)
+            ArmResponseTimeout(stream.Number);
+        request.ReceivedBy(_answers!, stream.Number);
         _streamLimit = -1;
         _inHeaderHook = true;
         try
@@ -176,23 +286,127 @@ internal sealed class Http2Dispatcher
         {
             _inHeaderHook = false;
         }
-        if (_streamLimit >= 0 && request.BodyLength > 0)
+        lock (_streams.Sync)
+            ChooseLocked(stream);
+        _output.Flush();
+    }
+
+    private void ChooseLocked(Http2Stream stream)
+    {
+        var store = stream.Request.Store;
+        long limit;
+        if (_streamLimit >= 0)
         {
-            // The body arrived whole before its turn (the streams are multiplexed): it goes to the body hook in one piece.
-            if (request.BodyLength > _streamLimit)
+            stream.BodyMode = Http2BodyMode.Streamed;
+            stream.StreamLimit = limit = _streamLimit;
+            // The padding's credit goes back now, the kept bytes' as the body hook takes them.
+            var kept = store.BodySize + stream.ArrivedLength;
+            _output.CreditLocked(stream, stream.HeldCredit - kept);
+            stream.HeldCredit = kept;
+            // Concurrency by opt-in: an upload whose handle was taken lets other requests' hooks run between its pieces.
+            if (stream.Request.HandleTaken && stream.Answer == Http2Answer.Owed && !stream.Detached)
             {
-                _session.RaiseRequestError(request, "the body is larger than allowed");
-                _answers!.SendResponse(stream.Number, new HttpResponse().MakeErrorResponse(413, "the body is larger than allowed"), blocking: false);
-                return;
+                stream.Detached = true;
+                _detached.RemoveAll(static s => s.Answer == Http2Answer.Done && !InProgress(s));
+                _detached.Add(stream);
             }
-            _session.RaiseRequestBody(request, request.Store.BodySpan);
         }
-        StaticStream? streamed = null;
-        var cached = request.Method is "GET" or "HEAD" ? _session.FindCached(request, out streamed) : null;
-        if (cached != null)
-            _session.RaiseCachedRequest(request, cached);
-        else if (streamed == null || !SendFile(stream.Number, streamed))
-            _session.RaiseRequest(request);
+        else
+        {
+            stream.BodyMode = Http2BodyMode.Whole;
+            limit = _session.Options.MaxBodySize;
+            var arrived = stream.TakeArrived(out var length);
+            if (arrived != null)
+            {
+                store.AppendBody(arrived.AsSpan(0, length));
+                ArrayPool<byte>.Shared.Return(arrived);
+            }
+            _output.CreditLocked(stream, stream.HeldCredit);
+            stream.HeldCredit = 0;
+        }
+        if (stream.BodyReceived > limit || stream.DeclaredLength > limit)
+            stream.TooLarge = true;
+    }
+
+    /// <summary>A piece of a streamed body to the body hook; its credit goes back once the hook returned.</summary>
+    private void Deliver(Http2Stream stream, byte[]? arrived, int length)
+    {
+        var request = stream.Request;
+        var piece = arrived == null ? request.Store.BodySpan : arrived.AsSpan(0, length);
+        length = piece.Length;
+        try
+        {
+            _session.RaiseRequestBody(request, piece);
+        }
+        finally
+        {
+            lock (_streams.Sync)
+            {
+                if (arrived == null)
+                    request.Store.DropBody();
+                stream.HeldCredit -= length;
+                _output.CreditLocked(stream, length);
+            }
+            if (arrived != null)
+                ArrayPool<byte>.Shared.Return(arrived);
+            _output.Flush();
+        }
+    }
+
+    /// <summary>The body passed its limit: OnReceivedRequestError and 413, as over HTTP/1.1, then the client is asked to stop sending (§8.1).</summary>
+    private void Refuse(Http2Stream stream)
+    {
+        const string reason = "the body is larger than allowed";
+        try
+        {
+            _session.RaiseRequestError(stream.Request, reason);
+        }
+        finally
+        {
+            _answers!.SendResponse(stream.Number, new HttpResponse().MakeErrorResponse(413, reason), blocking: false);
+            bool open;
+            lock (_streams.Sync)
+            {
+                stream.HooksReturned = true;
+                open = !stream.BodyEnded && stream.State != Http2StreamState.Closed;
+                _streams.ReleaseRequestLocked(stream);
+            }
+            if (open)
+                _reset!(stream.Id, Http2ErrorCode.NoError);
+        }
+    }
+
+    /// <summary>The request is whole (or its streamed body was all taken): the static content or the request hook.</summary>
+    private void Finish(Http2Stream stream)
+    {
+        var request = stream.Request;
+        if (!stream.Detached)
+            ArmResponseTimeout(stream.Number);
+        try
+        {
+            StaticStream? streamed = null;
+            var cached = request.Method is "GET" or "HEAD" ? _session.FindCached(request, out streamed) : null;
+            if (cached != null)
+                _session.RaiseCachedRequest(request, cached);
+            else if (streamed == null || !_answers!.SendFile(stream.Number, streamed))
+                _session.RaiseRequest(request);
+        }
+        finally
+        {
+            lock (_streams.Sync)
+            {
+                stream.HooksReturned = true;
+                // Concurrency by opt-in: a request whose handle was taken and that is not answered yet is answered
+                // through the handle, later; the hooks go on to the next request meanwhile.
+                if (stream.Answer == Http2Answer.Owed && request.HandleTaken && !stream.Detached)
+                {
+                    stream.Detached = true;
+                    _detached.RemoveAll(static s => s.Answer == Http2Answer.Done && !InProgress(s));
+                    _detached.Add(stream);
+                }
+                _streams.ReleaseRequestLocked(stream);
+            }
+        }
     }
 
     /// <summary>
@@ -227,38 +441,5 @@ internal sealed class Http2Dispatcher
         if (!_inHeaderHook)
             throw new InvalidOperationException("StreamRequestBody is called from OnReceivedRequestHeader, for the request whose head just arrived.");
         _streamLimit = limit;
-    }
-
-    /// <summary>Answers with a part of a file too large to cache, read from the disk as it goes out; false when it cannot be opened.</summary>
-    private bool SendFile(long number, StaticStream part)
-    {
-        FileStream file;
-        try
-        {
-            file = new FileStream(part.File.FullPath, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, bufferSize: 0, FileOptions.Asynchronous | FileOptions.SequentialScan);
-            file.Position = part.Offset;
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-        {
-            return false;
-        }
-        _ = SendFileAsync(number, part, file);
-        return true;
-    }
-
-    private async Task SendFileAsync(long number, StaticStream part, FileStream file)
-    {
-        try
-        {
-            await _answers!.SendStreamAsync(number, part.Head, file, CancellationToken.None, part.Length).ConfigureAwait(false);
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException or ObjectDisposedException)
-        {
-            // The file failed while read: the stream was reset.
-        }
-        finally
-        {
-            await file.DisposeAsync().ConfigureAwait(false);
-        }
     }
 }

@@ -91,6 +91,20 @@ internal sealed class Http2Output
 
     public void WindowUpdateLocked(int streamId, int increment) => CommitLocked(Http2FrameWriter.WriteWindowUpdate(ReserveLocked(13), streamId, increment));
 
+    /// <summary>
+    /// The request body bytes behind <paramref name="count"/> bytes of <paramref name="stream"/>'s receive window were
+    /// taken (copied into the request, or handed to the body hook): WINDOW_UPDATE once half the window built up, unless
+    /// the client sends nothing more on the stream.
+    /// </summary>
+    public void CreditLocked(Http2Stream stream, int count)
+    {
+        if (count <= 0)
+            return;
+        var increment = stream.ReceiveWindow.Release(count, Http2Limits.StreamWindow);
+        if (increment > 0 && !stream.BodyEnded && stream.State != Http2StreamState.Closed)
+            WindowUpdateLocked(stream.Id, increment);
+    }
+
     public void ResetLocked(int streamId, Http2ErrorCode code) => CommitLocked(Http2FrameWriter.WriteRstStream(ReserveLocked(13), streamId, code));
 
     /// <summary>

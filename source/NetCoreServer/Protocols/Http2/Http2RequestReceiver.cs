@@ -7,12 +7,12 @@ namespace NetCoreServer.Protocols.Http2;
 /// The request side of an HTTP/2 server connection: HEADERS and CONTINUATION (a field block joined, bounded, decoded with
 /// HPACK into the stream's <see cref="HttpRequest"/>), DATA (the body, the receive windows and the credit given back),
 /// trailers, and the stream limits on the way in: concurrent streams (REFUSED_STREAM), the header list (431), the body
-/// (413), malformed requests (RST_STREAM PROTOCOL_ERROR). A whole request goes to the <see cref="Http2Dispatcher"/>.
-/// Receive thread only; streams are changed under the connection's lock.
+/// (past the limit the header hook chose: marked for the dispatcher's 413), malformed requests (RST_STREAM
+/// PROTOCOL_ERROR). A request goes to the <see cref="Http2Dispatcher"/> when whole, or earlier with its body to come
+/// (see there). Receive thread only; streams are changed under the connection's lock.
 /// </summary>
 internal sealed class Http2RequestReceiver
 {
-    private static readonly byte[] s_tooLarge = "HTTP/1.1 413 Content Too Large\r\nContent-Length: 0\r\n\r\n"u8.ToArray();
     private static readonly byte[] s_headersTooLarge = "HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Length: 0\r\n\r\n"u8.ToArray();
 
     private readonly IHttpServerSessionHost _session;
@@ -64,7 +64,7 @@ internal sealed class Http2RequestReceiver
                 // A second HEADERS on a stream is its trailer section (§8.1).
                 trailers = true;
                 var next = Http2StreamTransitions.Received(stream.State, Http2FrameType.Headers, frame.EndStream, out var error, out _);
-                if (error != Http2ErrorCode.NoError || stream.Answer != Http2Answer.Arriving)
+                if (error != Http2ErrorCode.NoError || stream.BodyEnded)
                     refusal = error == Http2ErrorCode.NoError ? Http2ErrorCode.StreamClosed : error;
                 else
                     Move(stream, next);
@@ -157,10 +157,11 @@ internal sealed class Http2RequestReceiver
         }
         stream.HeadOnly = headOnly;
         stream.DeclaredLength = _builder.ContentLength;
-        if (stream.DeclaredLength > _session.Options.MaxBodySize)
-            Refuse(stream, s_tooLarge);
-        else if (_blockEndStream)
+        // A Content-Length over MaxBodySize is the header hook's to judge: it may stream the body past it.
+        if (_blockEndStream)
             EndRequest(stream);
+        else
+            _dispatcher.EnqueueIfIdle(stream);
     }
 
     public void OnData(in Http2Frame frame)
@@ -170,7 +171,8 @@ internal sealed class Http2RequestReceiver
             _connection.Fail(Http2ErrorCode.FlowControlError, "DATA past the connection window");
             return;
         }
-        // The bytes are copied into the request (or dropped): the connection's credit goes back at once.
+        // The connection's credit goes back at once: each stream's own window bounds what waits there for the hooks, and
+        // a stream held by a slow consumer must not close the connection's window to the others (docs/design/http2.md).
         var credit = _window.Release(frame.Length, Http2Limits.ConnectionWindow);
         if (frame.Payload.IsEmpty && !frame.EndStream && !_guard.EmptyData())
         {
@@ -180,6 +182,7 @@ internal sealed class Http2RequestReceiver
         Http2Stream? stream;
         Http2ErrorCode error;
         bool connectionError;
+        var next = DataNext.Nothing;
         lock (_streams.Sync)
         {
             if (credit > 0)
@@ -192,9 +195,12 @@ internal sealed class Http2RequestReceiver
             }
             else
             {
-                var next = Http2StreamTransitions.Received(stream.State, Http2FrameType.Data, frame.EndStream, out error, out connectionError);
+                var state = Http2StreamTransitions.Received(stream.State, Http2FrameType.Data, frame.EndStream, out error, out connectionError);
                 if (error == Http2ErrorCode.NoError)
-                    Move(stream, next);
+                {
+                    Move(stream, state);
+                    next = stream.ReceiveWindow.TryConsume(frame.Length) ? TakeLocked(stream, frame) : DataNext.FlowError;
+                }
             }
         }
         if (stream == null)
@@ -212,36 +218,90 @@ internal sealed class Http2RequestReceiver
                 _connection.Reset(stream.Id, error);
             return;
         }
-        if (!stream.ReceiveWindow.TryConsume(frame.Length))
+        switch (next)
         {
-            _connection.Reset(stream.Id, Http2ErrorCode.FlowControlError);
-            return;
+            case DataNext.FlowError:
+                _connection.Reset(stream.Id, Http2ErrorCode.FlowControlError);
+                return;
+            case DataNext.Malformed:
+                _connection.Reset(stream.Id, Http2ErrorCode.ProtocolError);
+                return;
+            case DataNext.Ended:
+                EndRequest(stream);
+                return;
+            case DataNext.Enqueue:
+                _output.Flush();
+                _dispatcher.Enqueue(stream);
+                return;
+            case DataNext.Continue:
+                _output.Flush();
+                _dispatcher.Continue();
+                return;
         }
-        if (stream.Answer != Http2Answer.Arriving)
-            return;
-        stream.BodyReceived += frame.Payload.Length;
-        if (stream.BodyReceived > _session.Options.MaxBodySize)
+    }
+
+    private enum DataNext
+    {
+        Nothing,
+        FlowError,
+        Malformed,
+        Ended,
+        Enqueue,
+        Continue,
+    }
+
+    /// <summary>
+    /// Keeps a DATA frame's bytes where the body goes (<see cref="Http2BodyMode"/>): in the request while it waits for the
+    /// hooks or is kept whole, in the stream for a streamed body's hook; the stream's credit is held until the header hook
+    /// chose, and for a streamed body until the body hook took the bytes.
+    /// </summary>
+    private DataNext TakeLocked(Http2Stream stream, in Http2Frame frame)
+    {
+        if (stream.TooLarge || stream.WasReset)
         {
-            Refuse(stream, s_tooLarge);
-            return;
+            _output.CreditLocked(stream, frame.Length);
+            return DataNext.Nothing;
         }
+        var payload = frame.Payload;
+        stream.BodyReceived += payload.Length;
         if (stream.DeclaredLength >= 0 && stream.BodyReceived > stream.DeclaredLength)
+            return DataNext.Malformed;
+        switch (stream.BodyMode)
         {
-            _connection.Reset(stream.Id, Http2ErrorCode.ProtocolError);
-            return;
+            case Http2BodyMode.Whole:
+                if (stream.BodyReceived > _session.Options.MaxBodySize)
+                {
+                    stream.TooLarge = true;
+                    return DataNext.Continue;
+                }
+                stream.Request.Store.AppendBody(payload);
+                _output.CreditLocked(stream, frame.Length);
+                break;
+            case Http2BodyMode.Streamed:
+                if (stream.BodyReceived > stream.StreamLimit)
+                {
+                    stream.TooLarge = true;
+                    return DataNext.Continue;
+                }
+                stream.AppendArrived(payload);
+                stream.HeldCredit += payload.Length;
+                _output.CreditLocked(stream, frame.Length - payload.Length);
+                break;
+            default:
+                // Before the dispatcher has it the request is the receive thread's; after, the hooks may be reading it.
+                if (stream.Answer == Http2Answer.Arriving)
+                    stream.Request.Store.AppendBody(payload);
+                else
+                    stream.AppendArrived(payload);
+                stream.HeldCredit += frame.Length;
+                break;
         }
-        stream.Request.Store.AppendBody(frame.Payload);
         if (frame.EndStream)
-        {
-            EndRequest(stream);
-            return;
-        }
-        var streamCredit = stream.ReceiveWindow.Release(frame.Length, Http2Limits.StreamWindow);
-        if (streamCredit > 0)
-        {
-            lock (_streams.Sync)
-                _output.WindowUpdateLocked(stream.Id, streamCredit);
-        }
+            return DataNext.Ended;
+        if (stream.Answer != Http2Answer.Arriving)
+            return DataNext.Continue;
+        // Waiting for the hooks: it goes to them once it can go no further without the header hook's choice.
+        return stream.BodyReceived > _session.Options.MaxBodySize || stream.HeldCredit >= Http2Limits.StreamWindow / 2 ? DataNext.Enqueue : DataNext.Nothing;
     }
 
     // A state change received; a stream whose both sides ended leaves the table.
@@ -261,12 +321,21 @@ internal sealed class Http2RequestReceiver
             _connection.Reset(stream.Id, Http2ErrorCode.ProtocolError);
             return;
         }
-        stream.Request.Store.BodyLength = stream.BodyReceived;
+        bool waiting;
+        lock (_streams.Sync)
+        {
+            stream.BodyEnded = true;
+            stream.Request.Store.BodyLength = stream.BodyReceived;
+            waiting = stream.Answer == Http2Answer.Arriving;
+        }
         _output.Flush();
-        _dispatcher.Enqueue(stream);
+        if (waiting)
+            _dispatcher.Enqueue(stream);
+        else
+            _dispatcher.Continue();
     }
 
-    /// <summary>Answers a request that cannot be taken (413, 431) before it is whole, then asks the client to stop sending it (§8.1).</summary>
+    /// <summary>Answers a request that cannot be taken (431) before it is whole, then asks the client to stop sending it (§8.1).</summary>
     private void Refuse(Http2Stream stream, byte[] response)
     {
         lock (_streams.Sync)

@@ -1,4 +1,5 @@
 using System;
+using System.Security.Authentication;
 using System.Threading;
 using NetCoreServer.Engine;
 using NetCoreServer.Protocols.Http;
@@ -23,6 +24,7 @@ internal sealed class Http2ServerConnection : IStreamProtocol
     private readonly Http2FrameReader _reader = new(expectPreface: true);
     private readonly Http2FloodGuard _guard;
     private readonly CallbackTimer _idle;
+    private readonly CallbackTimer _settingsAck;
     private readonly Http2RequestReceiver _requests;
 
     private volatile bool _ended;
@@ -33,12 +35,13 @@ internal sealed class Http2ServerConnection : IStreamProtocol
         _session = session;
         _outbox = outbox;
         _output = new Http2Output(_streams, outbox, session);
-        _dispatcher = new Http2Dispatcher(_streams, session);
+        _dispatcher = new Http2Dispatcher(_streams, _output, session);
         Answers = new Http2Answers(_streams, _output, _dispatcher, session);
-        _dispatcher.AnswerThrough(Answers);
+        _dispatcher.AnswerThrough(Answers, Reset);
         _guard = new Http2FloodGuard(session.Timers);
         _requests = new Http2RequestReceiver(session, _streams, _output, _dispatcher, _guard, this);
         _idle = new CallbackTimer(session.Timers, static c => ((Http2ServerConnection)c).IdleExpired(), this);
+        _settingsAck = new CallbackTimer(session.Timers, static c => ((Http2ServerConnection)c).SettingsNotAcknowledged(), this);
     }
 
     public Http2Answers Answers { get; }
@@ -58,7 +61,18 @@ internal sealed class Http2ServerConnection : IStreamProtocol
             _output.WindowUpdateLocked(0, Http2Limits.ConnectionWindow - Http2Settings.DefaultInitialWindowSize);
         }
         _output.Flush();
+        // RFC 9113 §9.2: over TLS, 1.2 or later, and over 1.2 no suite of the block list; the SETTINGS went first (§3.4).
+        var tls = _session.Tls;
+        if (tls.Protocol != SslProtocols.None && !Http2TlsRequirements.IsAdequate(tls.Protocol, tls.CipherSuite))
+        {
+            Fail(Http2ErrorCode.InadequateSecurity, $"HTTP/2 does not run over {tls.Protocol} with {tls.CipherSuite}");
+            return;
+        }
         ArmIdle();
+        // RFC 9113 §6.5.3: the client acknowledges this side's only SETTINGS (sent here) within the timeout.
+        var ackTimeout = _session.Options.Http2SettingsTimeout;
+        if (ackTimeout != Timeout.InfiniteTimeSpan)
+            _settingsAck.Schedule(ackTimeout);
     }
 
     /// <summary>The session ended: streams, buffers and the clock go.</summary>
@@ -72,6 +86,7 @@ internal sealed class Http2ServerConnection : IStreamProtocol
             _output.CloseLocked();
         }
         _idle.Close();
+        _settingsAck.Close();
         _requests.Stop();
     }
 
@@ -113,6 +128,9 @@ internal sealed class Http2ServerConnection : IStreamProtocol
             case Http2FrameType.Settings when !frame.Ack:
                 OnSettings(frame);
                 return;
+            case Http2FrameType.Settings:
+                _settingsAck.Close();
+                return;
             case Http2FrameType.Ping when !frame.Ack:
                 if (!_guard.Control())
                 {
@@ -141,7 +159,7 @@ internal sealed class Http2ServerConnection : IStreamProtocol
                 // The client sends no new streams; those under way finish, then it closes the connection itself.
                 return;
         }
-        // SETTINGS and PING acknowledgements, PRIORITY (accepted and ignored: RFC 9113 §5.3.2).
+        // PING acknowledgements, PRIORITY (accepted and ignored: RFC 9113 §5.3.2).
     }
 
     private void OnSettings(in Http2Frame frame)
@@ -208,6 +226,7 @@ internal sealed class Http2ServerConnection : IStreamProtocol
             idle = stream == null && frame.StreamId > _streams.HighestOpened;
             if (stream != null)
             {
+                stream.WasReset = true;
                 _output.ForgetLocked(stream);
                 _streams.CloseLocked(stream);
             }
@@ -232,19 +251,21 @@ internal sealed class Http2ServerConnection : IStreamProtocol
     /// <summary>A stream error: RST_STREAM, and the stream is closed.</summary>
     public void Reset(int id, Http2ErrorCode code)
     {
-        bool wasOwed;
+        bool handedOver;
         lock (_streams.Sync)
         {
             _output.ResetLocked(id, code);
             var stream = _streams.FindLocked(id);
-            wasOwed = stream?.Answer is Http2Answer.Owed or Http2Answer.Writing;
+            // Owed, or with its hooks under way (a body still arriving): the hooks go on without it.
+            handedOver = stream != null && stream.Number != 0;
             if (stream != null)
             {
+                stream.WasReset = true;
                 _output.ForgetLocked(stream);
                 _streams.CloseLocked(stream);
             }
         }
-        if (wasOwed)
+        if (handedOver)
             _dispatcher.Answered();
     }
 
@@ -306,6 +327,12 @@ internal sealed class Http2ServerConnection : IStreamProtocol
             _dispatcher.StopLocked();
         }
         _outbox.CloseWhenQueued();
+    }
+
+    private void SettingsNotAcknowledged()
+    {
+        if (!_ended)
+            Fail(Http2ErrorCode.SettingsTimeout, "SETTINGS not acknowledged in time");
     }
 
     private void ArmIdle()

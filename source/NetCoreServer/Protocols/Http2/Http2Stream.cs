@@ -6,9 +6,9 @@ namespace NetCoreServer.Protocols.Http2;
 
 /// <summary>
 /// One stream of an HTTP/2 server connection: its state, its two flow-control windows, the request arriving on it, the
-/// answer owed on it and the response body that waits for the peer's window. Read and written under the connection's
-/// lock (<see cref="Http2StreamTable.Sync"/>), except <see cref="Request"/> and <see cref="ReceiveWindow"/>, which the
-/// receive thread alone uses until the request is whole.
+/// answer owed on it, the response body that waits for the peer's window, and the request body bytes that wait for the
+/// hooks. Read and written under the connection's lock (<see cref="Http2StreamTable.Sync"/>), except
+/// <see cref="Request"/>, which the receive thread alone fills until the request goes to the dispatcher.
 /// </summary>
 internal sealed class Http2Stream
 {
@@ -17,7 +17,11 @@ internal sealed class Http2Stream
     private int _pendingStart;
     private int _pendingEnd;
 
-    /// <summary>Flow control of what the peer sends on this stream (receive thread only).</summary>
+    // Request body bytes that came after the request went to the dispatcher, waiting for the hooks (pooled).
+    private byte[]? _arrived;
+    private int _arrivedLength;
+
+    /// <summary>Flow control of what the peer sends on this stream.</summary>
     public Http2FlowWindow ReceiveWindow;
 
     /// <summary>Flow control of what this side sends on this stream.</summary>
@@ -75,6 +79,27 @@ internal sealed class Http2Stream
 
     public ReadOnlySpan<byte> Pending => _pending.AsSpan(_pendingStart, PendingLength);
 
+    /// <summary>How the body reaches the hooks: undecided until the header hook returned.</summary>
+    public Http2BodyMode BodyMode { get; set; }
+
+    /// <summary>The body limit of a streamed body (<see cref="Http2BodyMode.Streamed"/>), from StreamRequestBody.</summary>
+    public long StreamLimit { get; set; }
+
+    /// <summary>END_STREAM arrived: the body is whole on the wire (checked against Content-Length).</summary>
+    public bool BodyEnded { get; set; }
+
+    /// <summary>The body passed its limit: the dispatcher answers 413 and resets the stream; later DATA is dropped.</summary>
+    public bool TooLarge { get; set; }
+
+    /// <summary>Reset either way while its hooks may be under way: what is left of them does not run.</summary>
+    public bool WasReset { get; set; }
+
+    /// <summary>Receive window bytes taken by DATA whose credit was not given back yet (bytes waiting for the hooks).</summary>
+    public int HeldCredit { get; set; }
+
+    /// <summary>Body bytes kept in <see cref="TakeArrived"/>'s buffer.</summary>
+    public int ArrivedLength => _arrivedLength;
+
     /// <summary>A streamed body waits here while too much of it is pending; completed once the pending bytes drain.</summary>
     public TaskCompletionSource? Drained { get; set; }
 
@@ -106,6 +131,41 @@ internal sealed class Http2Stream
         _pendingStart += count;
         if (_pendingStart == _pendingEnd)
             DropPending();
+    }
+
+    /// <summary>Keeps request body bytes until the hooks take them (a copy, in a pooled buffer; at most a window of them).</summary>
+    public void AppendArrived(ReadOnlySpan<byte> bytes)
+    {
+        if (bytes.IsEmpty)
+            return;
+        if (_arrived == null || _arrivedLength + bytes.Length > _arrived.Length)
+        {
+            var grown = ArrayPool<byte>.Shared.Rent(Math.Max(_arrivedLength + bytes.Length, Math.Max(16 * 1024, 2 * (_arrived?.Length ?? 0))));
+            _arrived.AsSpan(0, _arrivedLength).CopyTo(grown);
+            if (_arrived != null)
+                ArrayPool<byte>.Shared.Return(_arrived);
+            _arrived = grown;
+        }
+        bytes.CopyTo(_arrived.AsSpan(_arrivedLength));
+        _arrivedLength += bytes.Length;
+    }
+
+    /// <summary>Hands over the arrived bytes: the caller owns the pooled buffer (its first <paramref name="length"/> bytes) and returns it.</summary>
+    public byte[]? TakeArrived(out int length)
+    {
+        var arrived = _arrived;
+        length = _arrivedLength;
+        _arrived = null;
+        _arrivedLength = 0;
+        return arrived;
+    }
+
+    /// <summary>Forgets the arrived request body bytes (the stream closed).</summary>
+    public void DropArrived()
+    {
+        var arrived = TakeArrived(out _);
+        if (arrived != null)
+            ArrayPool<byte>.Shared.Return(arrived);
     }
 
     /// <summary>Forgets the pending bytes (sent, or the stream was reset) and wakes a streamed body waiting on them.</summary>

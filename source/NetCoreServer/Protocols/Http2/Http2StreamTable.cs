@@ -52,6 +52,7 @@ internal sealed class Http2StreamTable
             return;
         stream.State = Http2StreamState.Closed;
         stream.DropPending();
+        stream.DropArrived();
         stream.Drained?.TrySetResult();
         stream.Answer = Http2Answer.Done;
         _streams.Remove(stream.Id);
@@ -75,6 +76,7 @@ internal sealed class Http2StreamTable
             stream.State = Http2StreamState.Closed;
             stream.Answer = Http2Answer.Done;
             stream.DropPending();
+            stream.DropArrived();
             stream.Drained?.TrySetResult();
         }
         _streams.Clear();

@@ -67,6 +67,8 @@ internal sealed class TlsTransport : IStreamTransport, ITlsInfo
 
     public SslProtocols Protocol => _handshaked ? _ssl.SslProtocol : SslProtocols.None;
 
+    public TlsCipherSuite CipherSuite => _handshaked ? _ssl.NegotiatedCipherSuite : default;
+
     public SslApplicationProtocol ApplicationProtocol => _handshaked ? _ssl.NegotiatedApplicationProtocol : default;
 
     public X509Certificate? RemoteCertificate => _handshaked ? _ssl.RemoteCertificate : null;
