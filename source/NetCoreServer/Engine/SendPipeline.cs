@@ -331,17 +331,12 @@ internal sealed class SendPipeline
         return stage.TryOpen(length, _queue.Bytes, _queue.Sending, options, held) ? stage : null;
     }
 
-    // Under the lock, by the stage's thread or one that seals it: its messages join the queue as accepted sends.
+    // Under the lock, by the stage's thread: closes it; its messages join the queue as accepted sends.
     private void MoveStageIn(SessionLock.Held held)
     {
-        var chunk = _stage!.Take(out var length, held);
-        if (length == 0 || _engine.Closed)
-        {
-            EngineBuffers.Return(chunk);
-            return;
-        }
-        _queue.AppendOwned(chunk, length);
-        CountMoved(length, held);
+        var moved = _stage!.Take(_queue, Options.SendBufferSize, drop: _engine.Closed, held);
+        if (moved > 0)
+            CountMoved(moved, held);
     }
 
     /// <summary>Fails what waits to be sent (the socket closed): the queue is dropped and waiting callers get false.</summary>
@@ -469,8 +464,17 @@ internal sealed class SendPipeline
     {
         ref var cursor = ref _engine.Cursor;
         var logged = cursor.IsAttached && cursor.Position < cursor.LogEnd;
-        if (_stage is { IsOpen: true } stage && (adding || logged || stage.IsOpenHere))
-            MoveStageIn(held);
+        if (_stage is { IsOpen: true } stage)
+        {
+            if (stage.IsOpenHere)
+                MoveStageIn(held);
+            else if ((adding || logged) && !_engine.Closed)
+            {
+                var moved = stage.Seal(_queue, Options.SendBufferSize, held);
+                if (moved > 0)
+                    CountMoved(moved, held);
+            }
+        }
         if (logged)
             MulticastIntake.MoveCursor(this, cursor.LogEnd, held);
     }

@@ -26,6 +26,26 @@ public sealed class SendStageTests
 
         public bool Commit() => true;
 
+        public bool MayBeRefused => false;
+
+        public void WriteTo(ref QueueWriter queue) => queue.Write(_data);
+    }
+
+    /// <summary>A message another thread could refuse (like a WebSocket data frame), whose check waits until released.</summary>
+    private readonly struct Refusable(string text, ManualResetEventSlim checking, ManualResetEventSlim release) : IMessageWriter
+    {
+        private readonly byte[] _data = Ascii(text);
+
+        public int Length => _data.Length;
+
+        public bool Commit()
+        {
+            checking.Set();
+            return release.Wait(Wait.Default);
+        }
+
+        public bool MayBeRefused => true;
+
         public void WriteTo(ref QueueWriter queue) => queue.Write(_data);
     }
 
@@ -219,6 +239,35 @@ public sealed class SendStageTests
         Assert.That(await Wait.For(other.Task, "the other thread's message"), Is.EqualTo(SendStatus.Accepted));
         await Wait.For(empty.Task, "OnEmpty after every message");
         Assert.That(Ascii(transport.Sent()), Is.EqualTo("one two three"), "the staged message, the other thread's, the hook's next");
+        engine.Abort(DisconnectReason.Local);
+    }
+
+    [Test]
+    public async Task AThreadThatQueuesWhileARefusableMessageIsStagedGoesAfterIt()
+    {
+        // A seal waits in the stage's gate while a message that could be refused is checked and written, so that
+        // message is either before the other thread's (here) or refused (a close): never after it.
+        using var checking = new ManualResetEventSlim();
+        using var release = new ManualResetEventSlim();
+        var (engine, transport, host) = Connect("x", e =>
+        {
+            Write(e, "one ");
+            var refusable = new Refusable("two ", checking, release);
+            e.EnqueueWritten(ref refusable);
+        });
+        var empty = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        host.OnEmpty = () => empty.TrySetResult();
+
+        _ = Task.Run(engine.StartReceiving);
+        Assert.That(checking.Wait(Wait.Default), Is.True, "the hook checks its second message");
+        var other = Task.Run(() => Write(engine, "three"));
+        // Bounded: with the gate the other thread waits for the release; without it, it would be queued by now.
+        other.Wait(TimeSpan.FromMilliseconds(300));
+        release.Set();
+
+        Assert.That(await Wait.For(other, "the other thread's message"), Is.EqualTo(SendStatus.Accepted));
+        await Wait.For(empty.Task, "OnEmpty after every message");
+        Assert.That(Ascii(transport.Sent()), Is.EqualTo("one two three"));
         engine.Abort(DisconnectReason.Local);
     }
 }

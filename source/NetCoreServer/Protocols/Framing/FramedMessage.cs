@@ -24,5 +24,7 @@ internal readonly ref struct FramedMessage : IMessageWriter
 
     public bool Commit() => true;
 
+    public bool MayBeRefused => false;
+
     public void WriteTo(ref QueueWriter queue) => _framing.WriteFrame(_payload, ref queue);
 }

@@ -6,7 +6,7 @@ namespace NetCoreServer.Protocols.WebSockets;
 /// A frame on its way into the send queue: a data frame goes only while the connection is still open, a close frame
 /// goes regardless (its sender changed the state first), so no data frame lands after a close frame without a send
 /// lock of the connection's own: checked under the engine's lock, or, for a frame a receive hook stages, inside the
-/// stage's gate, which a close queued by another thread seals first (<see cref="SendStage"/>).
+/// stage's gate, which a close queued by another thread takes first (<see cref="SendStage"/>).
 /// </summary>
 internal readonly ref struct WsQueuedFrame : IMessageWriter
 {
@@ -24,6 +24,8 @@ internal readonly ref struct WsQueuedFrame : IMessageWriter
     public int Length => _frame.Length;
 
     public bool Commit() => _openCheck == null || _openCheck.IsOpen;
+
+    public bool MayBeRefused => _openCheck != null;
 
     public void WriteTo(ref QueueWriter queue) => _frame.WriteTo(ref queue);
 }
