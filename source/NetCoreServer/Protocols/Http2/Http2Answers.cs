@@ -178,11 +178,10 @@ internal sealed class Http2Answers : IHttpAnswerTarget
         }
         _output.Flush();
         Answered(timed, response.Status);
+        // Claimed: the next stream may go to the hooks while this body streams (an answer sent off the hooks' thread).
+        _dispatcher.Answered();
         if (stream == null)
-        {
-            _dispatcher.Answered();
             return Task.FromResult(true);
-        }
         return StreamAsync(stream, body, length, cancellationToken);
     }
 
