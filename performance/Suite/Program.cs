@@ -12,7 +12,7 @@ namespace NetCoreServer.Performance.Suite;
 /// <summary>
 /// The benchmark suite, the main demo: for every protocol, the echo benchmark and the multicast benchmark with 1 and
 /// with 100 clients against our servers, the raw .NET Socket echo server, the C epoll references (performance/peers),
-/// Kestrel (http, https) and the npm ws package's server (ws, wss), each server a
+/// Kestrel (http, https, and h2c, h2 under h2load) and the npm ws package's server (ws, wss), each server a
 /// separate process on a free loopback port (udp multicast in a private network namespace), with a live progress
 /// display. Prints one table and writes suite.json, suite.md and suite.png (artifacts/suite by default).
 /// Exit codes: 0 when every run was measured (or skipped for a missing tool), 1 when a run failed, 2 for a bad command line.

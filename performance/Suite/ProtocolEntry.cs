@@ -19,6 +19,15 @@ internal sealed record ProtocolEntry(string Name, ProtocolTraits Traits, int Ech
     /// </summary>
     public string[] RuntimeOptions { get; init; } = [];
 
+    /// <summary>The protocol KestrelServer takes for this row (http, https, ws, wss, h2c, h2); <see cref="Transport"/> unless set.</summary>
+    public string KestrelProtocol
+    {
+        get => _kestrelProtocol ?? Transport;
+        init => _kestrelProtocol = value;
+    }
+
+    private readonly string? _kestrelProtocol;
+
     /// <summary>True when every trait in <paramref name="traits"/> is set.</summary>
     public bool Has(ProtocolTraits traits) => (Traits & traits) == traits;
 

@@ -12,7 +12,7 @@ internal static class ProtocolTable
 {
     // Echo messages in flight per client: 1000 on streams, as NetCoreServer's benchmarks do; 10 datagrams over udp (100
     // clients with 100 each overflowed the server's kernel receive buffer, which Linux caps at net.core.rmem_max, and
-    // most of every window was lost); 100 pipelined requests over http(s).
+    // most of every window was lost); 100 pipelined requests over http(s); 10 concurrent streams over h2c and h2.
     public static IReadOnlyList<ProtocolEntry> All { get; } =
     [
         new("tcp", Echo | Multicast | RawEcho | CEcho | CMulticast | CLoad, 1000),
@@ -38,6 +38,11 @@ internal static class ProtocolTable
         new("https", Echo | KestrelEcho, 100),
         new("http-pool", Echo, 100) { Transport = "http", ServerOptions = Pool },
         new("https-pool", Echo, 100) { Transport = "https", ServerOptions = Pool },
+        // HTTP/2: h2load's GET /fixed, 10 streams in flight on each connection (the issue's -c 100 -m 10), against
+        // Kestrel serving the same route over HTTP/2. Ours serves h2c on its http protocol (prior knowledge, chosen on
+        // the first bytes) and h2 over TLS by ALPN; Kestrel takes h2c and h2.
+        new("h2c", Echo | KestrelEcho | H2Load, 10) { Transport = "http", KestrelProtocol = "h2c" },
+        new("h2", Echo | KestrelEcho | H2Load, 10),
         new("ws", Echo | Multicast | KestrelEcho | NodeWsServer | CWsMulticastLoad, 1000),
         new("wss", Echo | Multicast | KestrelEcho | NodeWsServer, 1000),
     ];

@@ -30,7 +30,7 @@ internal enum ProtocolTraits
     /// <summary>Its multicast sends to a group, which is allowed only inside a private network namespace.</summary>
     MulticastNeedsNamespace = 64,
 
-    /// <summary>KestrelServer answers its echo (http, https: the TRACE round trip; ws, wss: each message sent back).</summary>
+    /// <summary>KestrelServer answers its echo (http, https: the TRACE round trip; ws, wss: each message sent back; h2c, h2: GET /fixed).</summary>
     KestrelEcho = 128,
 
     /// <summary>performance/ws-peer.js (npm ws) serves its echo and its multicast (ws, wss).</summary>
@@ -38,4 +38,7 @@ internal enum ProtocolTraits
 
     /// <summary><c>mcast_load -w</c> reads its multicast (ws: upgrade, then frames counted as bytes), so <c>--load c</c> applies to multicast.</summary>
     CWsMulticastLoad = 512,
+
+    /// <summary>Its echo is h2load's <c>GET /fixed</c> over HTTP/2 (<see cref="H2LoadClient"/>), not EchoClient's.</summary>
+    H2Load = 1024,
 }

@@ -17,7 +17,7 @@ internal sealed record Scenario(string Benchmark, ProtocolEntry Protocol, int Cl
     };
 
     /// <summary>The load generator as the table names it.</summary>
-    public string LoadName => CLoad ? (Benchmark == Suite.Benchmark.Echo ? "echo_load" : "mcast_load") : (Benchmark == Suite.Benchmark.Echo ? "EchoClient" : "MulticastClient");
+    public string LoadName => Protocol.Has(ProtocolTraits.H2Load) ? H2LoadClient.Name : CLoad ? (Benchmark == Suite.Benchmark.Echo ? "echo_load" : "mcast_load") : (Benchmark == Suite.Benchmark.Echo ? "EchoClient" : "MulticastClient");
 
     /// <summary>For the progress display.</summary>
     public override string ToString() => $"{Group} · {ServerName} · {LoadName}";

@@ -28,6 +28,8 @@ internal sealed class ScenarioRunner(Layout layout, CPeers peers, NodeWs node, i
     /// <summary>Runs it; <paramref name="progress"/> gets the fraction of the measuring time that has passed.</summary>
     public async Task<SuiteRow> RunAsync(Scenario scenario, Action<double> progress)
     {
+        if (scenario.Protocol.Has(ProtocolTraits.H2Load) && H2LoadClient.Find() is null)
+            return RowBuilder.Failed(scenario, "skipped: h2load is not installed (apt-get install nghttp2-client)");
         var endpoint = Endpoint.For(scenario.Protocol);
         try
         {
@@ -72,7 +74,7 @@ internal sealed class ScenarioRunner(Layout layout, CPeers peers, NodeWs node, i
 
         if (!finished)
             return RowBuilder.Failed(scenario, $"{scenario.LoadName} did not finish within {ClientTimeout.TotalSeconds:0} s");
-        var json = clientLines.LastOrDefault(line => line.StartsWith('{'));
+        var json = scenario.Protocol.Has(ProtocolTraits.H2Load) ? H2LoadClient.ToJson(clientLines) : clientLines.LastOrDefault(line => line.StartsWith('{'));
         if (json is null)
             return RowBuilder.Failed(scenario, $"{scenario.LoadName} exited with code {clientExit} and printed no result: {string.Join(" | ", clientLines.TakeLast(5))}");
         if (scenario.CLoad && clientExit == 2)
@@ -99,7 +101,7 @@ internal sealed class ScenarioRunner(Layout layout, CPeers peers, NodeWs node, i
         }
 
         if (scenario.Server == Contender.Kestrel)
-            return ChildProcess.Start(Executables.Dotnet(), layout.Program("KestrelServer"), endpoint.Port.ToString(), protocol.Transport,
+            return ChildProcess.Start(Executables.Dotnet(), layout.Program("KestrelServer"), endpoint.Port.ToString(), protocol.KestrelProtocol,
                 "--address", Endpoint.Address, "--lifetime", Lifetime.ToString());
         if (scenario.Server == Contender.NodeWs)
             return StartNodeWs(protocol, endpoint, multicast);
@@ -138,6 +140,8 @@ internal sealed class ScenarioRunner(Layout layout, CPeers peers, NodeWs node, i
     private ChildProcess StartClient(Scenario scenario, Endpoint endpoint)
     {
         var echo = scenario.Benchmark == Benchmark.Echo;
+        if (scenario.Protocol.Has(ProtocolTraits.H2Load))
+            return ChildProcess.Start(H2LoadClient.Find() ?? throw new InvalidOperationException("h2load is not installed"), H2LoadClient.Arguments(scenario, endpoint, seconds));
         var common = new[] { "-c", scenario.Clients.ToString(), "-s", Size.ToString(), "-z", seconds.ToString() };
         var window = echo ? new[] { "-m", scenario.Protocol.EchoMessages.ToString() } : [];
         if (scenario.CLoad)

@@ -14,7 +14,7 @@ internal sealed class SuiteOptions : IValidatedOptions
     [Option('z', "seconds", Default = 3, HelpText = "Seconds each benchmark run measures (quick by default).")]
     public int Seconds { get; set; } = 3;
 
-    [Option("protocol", Separator = ',', HelpText = "Protocols to run, comma-separated (default: all of tcp, framed, ssl, uds, udp, udp-thread, tcp-inline, uds-inline, tcp-loops, uds-loops, tcp-pool, http, https, http-pool, https-pool, ws, wss; framed is tcp with 4-byte length-prefixed messages on both sides; udp-thread is udp with our server's OptionReceiveThread; tcp-inline and uds-inline run the .NET servers with inline socket completions on one socket engine thread; tcp-loops and uds-loops serve our sessions from one of the library's epoll event loops (OptionEventLoops = 1); tcp-pool, http-pool and https-pool from the runtime's thread pool (OptionEventLoops = 0); the others on the library's default, a loop per core on Linux).")]
+    [Option("protocol", Separator = ',', HelpText = "Protocols to run, comma-separated (default: all of tcp, framed, ssl, uds, udp, udp-thread, tcp-inline, uds-inline, tcp-loops, uds-loops, tcp-pool, http, https, http-pool, https-pool, h2c, h2, ws, wss; framed is tcp with 4-byte length-prefixed messages on both sides; udp-thread is udp with our server's OptionReceiveThread; tcp-inline and uds-inline run the .NET servers with inline socket completions on one socket engine thread; tcp-loops and uds-loops serve our sessions from one of the library's epoll event loops (OptionEventLoops = 1); tcp-pool, http-pool and https-pool from the runtime's thread pool (OptionEventLoops = 0); the others on the library's default, a loop per core on Linux; h2c (HTTP/2 with prior knowledge) and h2 (over TLS by ALPN) are driven by h2load, from nghttp2-client, with GET /fixed and 10 streams per connection).")]
     public IEnumerable<string> Protocols { get; set; } = [];
 
     [Option("scenario", Separator = ',', HelpText = "Benchmarks to run, comma-separated: echo, multicast (default: both).")]
@@ -32,7 +32,7 @@ internal sealed class SuiteOptions : IValidatedOptions
     [Option("peers", HelpText = "Folder with the C peers' sources (echo_epoll.c, mcast_epoll.c, echo_load.c, mcast_load.c), built with cc when it is installed (default: performance/peers of the repository).")]
     public string? Peers { get; set; }
 
-    [Option("no-baselines", Default = false, HelpText = "Run only our servers: no raw .NET, C reference, Kestrel (http, https) or node ws (ws, wss, installed with npm into the output folder) server.")]
+    [Option("no-baselines", Default = false, HelpText = "Run only our servers: no raw .NET, C reference, Kestrel (http, https, h2c, h2) or node ws (ws, wss, installed with npm into the output folder) server.")]
     public bool NoBaselines { get; set; }
 
     /// <summary>Set by the suite when it runs itself inside a private network namespace: rows go to stdout as JSON lines.</summary>

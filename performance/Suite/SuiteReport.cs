@@ -66,11 +66,12 @@ internal sealed class SuiteReport
     /// <summary>What the columns mean.</summary>
     public const string Notes =
         "Echo: every client keeps its window of messages in flight (1000 over tcp, ssl and uds, 1000 length-prefixed messages over framed, 1000 binary messages over ws and wss, 10 datagrams over udp, "
-        + "100 pipelined TRACE requests over http and https). Multicast: the server sends one stream to every client; msg/s "
+        + "100 pipelined TRACE requests over http and https; over h2c and h2, h2load's GET /fixed with 10 concurrent streams per "
+        + "connection, a request and its answer counting as a message). Multicast: the server sends one stream to every client; msg/s "
         + "is summed over the clients. alloc B/msg: managed bytes the server allocated from listening to stopped (connecting "
         + "and disconnecting included) per message. Server CPU s: user and system time of the server process while the load "
         + "ran. vs baseline: msg/s against the fastest peer of the same row group that ran (the C epoll reference of "
-        + "performance/peers, Kestrel over http, https, ws and wss echo, the npm ws package's server over ws and wss), else the raw .NET "
+        + "performance/peers, Kestrel over http, https, h2c, h2, ws and wss echo, the npm ws package's server over ws and wss), else the raw .NET "
         + "Socket server (SslStream over it for ssl; its own row is against C), with the same load client, minutes apart. udp multicast runs in a private network namespace. "
         + "udp-thread: udp with our server's OptionReceiveThread (the socket served by a thread of its own). "
         + "tcp-inline, uds-inline: both .NET servers with the runtime's inline socket completions on one socket engine thread "

@@ -150,12 +150,17 @@ internal sealed class Http2RawClient : IDisposable
     /// <summary>
     /// Reads the response on <paramref name="stream"/> up to END_STREAM (other streams' frames skipped); with
     /// <paramref name="credit"/>, gives back the window of each DATA frame read, as a real client does; the frames of
-    /// other streams and of the connection go to <paramref name="skipped"/> when given.
+    /// other streams and of the connection go to <paramref name="skipped"/> when given. <paramref name="withheld"/> names a
+    /// stream whose window is never given back (its DATA still credits the connection, as a client that reads it but
+    /// leaves its consumer stalled). With <paramref name="creditBatch"/>, the stream's window is given back only once that
+    /// many of its bytes were read (a slow reader), and the server sending past the window it was given throws.
     /// </summary>
-    public async Task<Http2RawResponse> Response(int stream, bool credit = true, List<Http2ReceivedFrame>? skipped = null)
+    public async Task<Http2RawResponse> Response(int stream, bool credit = true, List<Http2ReceivedFrame>? skipped = null, int withheld = 0, int creditBatch = 0)
     {
         var fields = new List<string>();
         var body = new List<byte>();
+        var owed = 0;
+        var outstanding = 0L;
         while (true)
         {
             var frame = await ReadFrame();
@@ -177,8 +182,24 @@ internal sealed class Http2RawClient : IDisposable
             if (frame.Type == Http2FrameType.Data && credit && frame.Payload.Length > 0)
             {
                 await Send(b => Http2FrameWriter.WriteWindowUpdate(b, 0, frame.Payload.Length));
-                if (!frame.EndStream)
+                if (creditBatch > 0 && frame.StreamId == stream)
+                {
+                    outstanding += frame.Payload.Length;
+                    if (outstanding > Http2Settings.DefaultInitialWindowSize)
+                        throw new InvalidOperationException($"the server sent {outstanding} bytes on stream {stream} against a window of {Http2Settings.DefaultInitialWindowSize}");
+                    owed += frame.Payload.Length;
+                    if (owed >= creditBatch && !frame.EndStream)
+                    {
+                        var increment = owed;
+                        await Send(b => Http2FrameWriter.WriteWindowUpdate(b, stream, increment));
+                        outstanding -= owed;
+                        owed = 0;
+                    }
+                }
+                else if (!frame.EndStream && frame.StreamId != withheld)
+                {
                     await Send(b => Http2FrameWriter.WriteWindowUpdate(b, frame.StreamId, frame.Payload.Length));
+                }
             }
             if (frame.StreamId != stream)
             {

@@ -115,6 +115,23 @@ public sealed class Http2ServerTests : Http2ServerFixture
     }
 
     [Test]
+    public async Task StreamedBodyWhoseWindowNeverOpensIsReadOnlyAFewChunksAhead()
+    {
+        using var client = await Connect();
+        await client.Get(1, "/produce/8000000");
+        // The hooks reach the next stream once /produce's hook returned, and a producer that needs no I/O has run as far
+        // as it may by then.
+        await client.Get(3, "/hello");
+        var skipped = new System.Collections.Generic.List<Http2ReceivedFrame>();
+        var hello = await client.Response(3, skipped: skipped, withheld: 1);
+
+        Assert.That(hello.Text, Is.EqualTo("Hello, World!"));
+        Assert.That(skipped.Where(f => f.StreamId == 1 && f.Type == Http2FrameType.Data).Sum(f => f.Payload.Length), Is.LessThanOrEqualTo(Http2Settings.DefaultInitialWindowSize));
+        Assert.That(Server.Produced, Is.LessThanOrEqualTo(Http2Settings.DefaultInitialWindowSize + 2 * 64 * 1024),
+            "a stalled stream's producer stops about a chunk past its window, not a megabyte");
+    }
+
+    [Test]
     public async Task StreamsOfOneConnectionReachTheHooksOneAtATimeInOrder()
     {
         using var client = await Connect();

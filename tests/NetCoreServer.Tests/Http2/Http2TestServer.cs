@@ -14,7 +14,8 @@ namespace NetCoreServer.Tests.Http2;
 /// (the body back), GET /headers (the request as the hooks saw it), GET /big/N (N bytes), GET /late (answered from
 /// another thread once <see cref="ReleaseLate"/>), GET /declared/N (a head declaring N bytes, then the body in two
 /// SendResponseBody calls), GET /handle (answered through the request's handle from another thread), GET /detached (its
-/// handle taken in the hook, answered once <see cref="ReleaseLate"/>), GET /throw (the hook throws).
+/// handle taken in the hook, answered once <see cref="ReleaseLate"/>), GET /throw (the hook throws), GET /produce/N (N
+/// bytes from a producer through SendResponseStreamAsync, the bytes it gave counted in <see cref="Produced"/>).
 /// </summary>
 internal sealed class Http2TestServer : HttpServer
 {
@@ -44,6 +45,11 @@ internal sealed class Http2TestServer : HttpServer
 
     /// <summary>Completed when /late has reached its hook.</summary>
     public TaskCompletionSource LateArrived { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+    /// <summary>Bytes the producers of /produce/N bodies have given so far.</summary>
+    public long Produced => Interlocked.Read(ref _produced);
+
+    private long _produced;
 
     /// <summary>Byte i of a /big/N body.</summary>
     public static byte At(int i) => (byte)('a' + i % 26);
@@ -118,6 +124,11 @@ internal sealed class Http2TestServer : HttpServer
                 server.LateArrived.TrySetResult();
                 _ = server.ReleaseLate.Task.ContinueWith(_ => handle.SendResponseAsync(new HttpResponse().MakeGetResponse("detached " + handle.Number)), TaskScheduler.Default);
             }
+            else if (url.StartsWith("/produce/", StringComparison.Ordinal))
+            {
+                var length = long.Parse(url[9..], System.Globalization.CultureInfo.InvariantCulture);
+                _ = SendResponseStreamAsync(Response.Clear().SetBegin(200), new Producer(server, length));
+            }
             else if (url == "/throw")
             {
                 throw new InvalidOperationException("thrown by the hook");
@@ -131,6 +142,32 @@ internal sealed class Http2TestServer : HttpServer
             {
                 SendResponseAsync(Response.MakeErrorResponse(404, "not found"));
             }
+        }
+    }
+
+    /// <summary>A body of unknown length made as it is read (/big/N's bytes), counting what it gave.</summary>
+    private sealed class Producer(Http2TestServer server, long length) : System.IO.Stream
+    {
+        private long _position;
+
+        public override bool CanRead => true;
+        public override bool CanSeek => false;
+        public override bool CanWrite => false;
+        public override long Length => throw new NotSupportedException();
+        public override long Position { get => _position; set => throw new NotSupportedException(); }
+        public override void Flush() { }
+        public override long Seek(long offset, System.IO.SeekOrigin origin) => throw new NotSupportedException();
+        public override void SetLength(long value) => throw new NotSupportedException();
+        public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
+
+        public override int Read(byte[] buffer, int offset, int count)
+        {
+            var n = (int)Math.Min(count, length - _position);
+            for (var i = 0; i < n; i++)
+                buffer[offset + i] = At((int)((_position + i) % int.MaxValue));
+            _position += n;
+            Interlocked.Add(ref server._produced, n);
+            return n;
         }
     }
 }

@@ -62,6 +62,39 @@ public sealed class Http2TlsTests
     }
 
     [Test]
+    public async Task CurlGetsAStaticFileTooLargeToCacheAndARangeOfItOverH2()
+    {
+        var curl = ExternalTool.Require("curl");
+        using var tree = new TempTree();
+        var content = new byte[1024 * 1024];
+        new Random(9113).NextBytes(content);
+        tree.WriteBytes("big.bin", content);
+        using var server = HttpTestTransport.Https.Start(new CacheApi(), out var port, staticContent: tree.Www, cache: cache => cache.MaxTotalSize = 64 * 1024);
+        ((SslServer)server).Context.ApplicationProtocols = new List<SslApplicationProtocol> { SslApplicationProtocol.Http2, SslApplicationProtocol.Http11 };
+        var download = System.IO.Path.GetTempFileName();
+        try
+        {
+            async Task<(string Written, byte[] Body)> Get(params string[] extra)
+            {
+                var result = await ExternalTool.Run(curl, ["-sS", "-k", "--http2", "-o", download, "-w", "%{http_version} %{http_code} %{content_type}", .. extra, $"https://127.0.0.1:{port}/static/big.bin"], s_timeout);
+                Assert.That(result.Error, Is.Empty, result.ToString());
+                return (result.Output, await System.IO.File.ReadAllBytesAsync(download));
+            }
+
+            var whole = await Get();
+            Assert.That(whole.Written, Is.EqualTo("2 200 application/octet-stream"));
+            Assert.That(whole.Body, Is.EqualTo(content), "the whole file over h2");
+            var part = await Get("-r", "100000-199999");
+            Assert.That(part.Written, Does.StartWith("2 206"));
+            Assert.That(part.Body, Is.EqualTo(content[100000..200000]), "exactly the range");
+        }
+        finally
+        {
+            System.IO.File.Delete(download);
+        }
+    }
+
+    [Test]
     public async Task H2loadAndNghttpSpeakH2OverTls()
     {
         var h2load = ExternalTool.Require("h2load");

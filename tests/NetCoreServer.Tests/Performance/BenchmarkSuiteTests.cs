@@ -10,7 +10,8 @@ namespace NetCoreServer.Tests.Performance;
 
 /// <summary>
 /// performance/Suite, the README's first command, run as a user runs it (its built assembly through dotnet) in its
-/// quickest mode on one protocol: it must finish in bounded time and write a report whose rows a reader would trust.
+/// quickest mode on one protocol (tcp), and on the HTTP/2 rows: it must finish in bounded time and write a report whose
+/// rows a reader would trust.
 /// </summary>
 [TestFixture]
 [NonParallelizable]
@@ -82,8 +83,52 @@ public sealed class BenchmarkSuiteTests
         }
     }
 
-    private static bool Matches(JsonElement row, string benchmark, int clients, string server)
-        => row.GetProperty("benchmark").GetString() == benchmark && row.GetProperty("protocol").GetString() == "tcp"
+    [Test]
+    public async Task TheHttp2RowsMeasureOursAndKestrelUnderH2loadOverH2cAndH2()
+    {
+        ExternalTool.Require("h2load");
+        var root = SourceTree.Root();
+        if (root is null)
+            Assert.Ignore($"no NetCoreServer.sln above {AppContext.BaseDirectory}, so there is no suite to run");
+        var dotnet = SourceTree.DotnetHost() ?? throw new InvalidOperationException("no dotnet host");
+        var suite = Path.Combine(root!, "performance", "Suite", "bin", "Release", "net10.0", "NetCoreServer.Performance.Suite.dll");
+        Assert.That(File.Exists(suite), Is.True, $"{suite} is built with the solution (dotnet build NetCoreServer.sln -c Release)");
+
+        var output = Path.Combine(Path.GetTempPath(), $"netcoreserver-suite-test-{Guid.NewGuid():N}");
+        try
+        {
+            // Eight runs of one second (ours and Kestrel, h2c and h2, 1 and 100 clients): about 20 s.
+            var result = await ExternalTool.Run(dotnet, [suite, "--protocol", "h2c,h2", "--scenario", "echo", "--seconds", "1", "--out", output], s_timeout);
+            Assert.That(result.ExitCode, Is.EqualTo(0), $"the suite's exit code; output:{Environment.NewLine}{result}");
+
+            using var report = JsonDocument.Parse(File.ReadAllText(Path.Combine(output, "suite.json")));
+            var rows = report.RootElement.GetProperty("rows").EnumerateArray().ToArray();
+            foreach (var protocol in new[] { "h2c", "h2" })
+            {
+                foreach (var clients in new[] { 1, 100 })
+                {
+                    var ours = rows.Single(row => Matches(row, "echo", clients, "ours", protocol));
+                    var kestrel = rows.Single(row => Matches(row, "echo", clients, "kestrel", protocol));
+                    AssertMeasured(ours, $"our {protocol} server with {clients} clients");
+                    AssertMeasured(kestrel, $"Kestrel over {protocol} with {clients} clients");
+                    Assert.That(ours.GetProperty("load").GetString(), Is.EqualTo("h2load"), "the load client of the HTTP/2 rows");
+                    Assert.That(ours.GetProperty("baseline").GetString(), Is.EqualTo("kestrel"), $"our {protocol} row with {clients} clients is measured against Kestrel");
+                    Assert.That(ours.GetProperty("ratio").GetDouble(),
+                        Is.EqualTo(ours.GetProperty("msg_per_s").GetDouble() / kestrel.GetProperty("msg_per_s").GetDouble()).Within(0.01),
+                        $"our {protocol} ratio with {clients} clients is its requests/s over Kestrel's");
+                }
+            }
+            Assert.That(File.ReadAllText(Path.Combine(output, "suite.md")), Does.Contain("echo h2c ×100").And.Contain("echo h2 ×1"), "the Markdown table");
+        }
+        finally
+        {
+            if (Directory.Exists(output))
+                Directory.Delete(output, recursive: true);
+        }
+    }
+
+    private static bool Matches(JsonElement row, string benchmark, int clients, string server, string protocol = "tcp")
+        => row.GetProperty("benchmark").GetString() == benchmark && row.GetProperty("protocol").GetString() == protocol
             && row.GetProperty("clients").GetInt32() == clients && row.GetProperty("server").GetString() == server;
 
     private static void AssertMeasured(JsonElement row, string what)

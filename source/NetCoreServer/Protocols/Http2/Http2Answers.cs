@@ -18,8 +18,6 @@ namespace NetCoreServer.Protocols.Http2;
 /// </summary>
 internal sealed class Http2Answers : IHttpAnswerTarget
 {
-    private const int StreamChunkSize = 64 * 1024;
-
     private readonly Http2StreamTable _streams;
     private readonly Http2Output _output;
     private readonly Http2Dispatcher _dispatcher;
@@ -178,24 +176,23 @@ internal sealed class Http2Answers : IHttpAnswerTarget
         }
         _output.Flush();
         Answered(timed, response.Status);
+        // Claimed: the next stream may go to the hooks while this body streams (an answer sent off the hooks' thread).
+        _dispatcher.Answered();
         if (stream == null)
-        {
-            _dispatcher.Answered();
             return Task.FromResult(true);
-        }
         return StreamAsync(stream, body, length, cancellationToken);
     }
 
     private async Task<bool> StreamAsync(Http2Stream stream, Stream body, long? length, CancellationToken cancellationToken)
     {
-        var buffer = EngineBuffers.Rent(StreamChunkSize);
+        var buffer = EngineBuffers.Rent(Http2Limits.StreamedChunk);
         var complete = false;
         try
         {
             var left = length ?? long.MaxValue;
             while (left > 0)
             {
-                var read = await body.ReadAsync(buffer.AsMemory(0, (int)Math.Min(StreamChunkSize, left)), cancellationToken).ConfigureAwait(false);
+                var read = await body.ReadAsync(buffer.AsMemory(0, (int)Math.Min(Http2Limits.StreamedChunk, left)), cancellationToken).ConfigureAwait(false);
                 if (read == 0)
                 {
                     if (length != null)
@@ -209,7 +206,7 @@ internal sealed class Http2Answers : IHttpAnswerTarget
                     if (stream.State is Http2StreamState.Closed || stream.Answer != Http2Answer.Writing)
                         return false;
                     _output.DataLocked(stream, buffer.AsSpan(0, read), endStream: left == 0);
-                    if (stream.PendingLength >= Http2Limits.StreamedPendingHigh)
+                    if (_output.ProducerFullLocked(stream))
                         stream.Drained = drained = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
                 }
                 _output.Flush();

@@ -156,7 +156,10 @@ internal sealed class Http2Dispatcher
     // Its header hook returned and its request hook has not.
     private static bool InProgress(Http2Stream? stream) => stream is { BodyMode: not Http2BodyMode.Undecided, HooksReturned: false };
 
-    private bool BlocksLocked() => _current is { Detached: false } current && (current.Answer is Http2Answer.Owed or Http2Answer.Writing || InProgress(current));
+    // A streamed body (a file too large to cache, SendResponseStreamAsync) does not hold the hooks once they returned: its
+    // producer waits for its own stream's window, and a client that never opens it must not stop the other streams.
+    private bool BlocksLocked() => _current is { Detached: false } current
+        && (current.Answer == Http2Answer.Owed || (current.Answer == Http2Answer.Writing && current.BodyLeft != Http2Stream.Streaming) || InProgress(current));
 
     private bool HasWorkLocked() => InProgress(_current) || _detached.Exists(InProgress) || (_ready.Count > 0 && !BlocksLocked());
 

@@ -15,6 +15,9 @@ internal static class Http2Limits
     /// <summary>A streamed response body waits while more than this is pending on its stream (the producer's backpressure).</summary>
     public const int StreamedPendingHigh = 1024 * 1024;
 
+    /// <summary>What a streamed response body is read in; a stream whose window is shut keeps at most about one pending.</summary>
+    public const int StreamedChunk = 64 * 1024;
+
     /// <summary>The largest CONTINUATION-joined field block beyond the header list limit (size updates, encoding slack).</summary>
     public const int FieldBlockSlack = 1024;
 

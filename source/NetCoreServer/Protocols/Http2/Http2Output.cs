@@ -208,7 +208,7 @@ internal sealed class Http2Output
                 stream.TakePending(sent);
                 budget -= sent;
                 progress |= sent > 0 || (before == 0 && !stream.EndAfterPending);
-                if (stream.Drained is { } drained && stream.PendingLength < Http2Limits.StreamedPendingHigh / 2)
+                if (stream.Drained is { } drained && ProducerMayGoOnLocked(stream))
                 {
                     stream.Drained = null;
                     drained.TrySetResult();
@@ -218,6 +218,20 @@ internal sealed class Http2Output
             _waiting.RemoveAll(static s => s.State is Http2StreamState.Closed or Http2StreamState.HalfClosedLocal || (s.PendingLength == 0 && !s.EndAfterPending));
         }
     }
+
+    /// <summary>
+    /// A streamed body's producer waits: past <see cref="Http2Limits.StreamedPendingHigh"/> pending on its stream, or past
+    /// a chunk while the peer's window (the stream's or the connection's) is shut, so that a stream its client stalls
+    /// holds about one chunk, not a megabyte, whatever the number of such streams.
+    /// </summary>
+    public bool ProducerFullLocked(Http2Stream stream)
+        => stream.PendingLength >= Http2Limits.StreamedPendingHigh
+            || (stream.PendingLength >= Http2Limits.StreamedChunk && Math.Min(stream.SendWindow.Available, _window.Available) <= 0);
+
+    // The producer goes on under half the high mark once the window is open again or less than a chunk is left.
+    private bool ProducerMayGoOnLocked(Http2Stream stream)
+        => stream.PendingLength < Http2Limits.StreamedPendingHigh / 2
+            && (Math.Min(stream.SendWindow.Available, _window.Available) > 0 || stream.PendingLength < Http2Limits.StreamedChunk);
 
     /// <summary>Sent a stream's END_STREAM: the stream closes once both sides ended.</summary>
     private void EndedLocked(Http2Stream stream)
