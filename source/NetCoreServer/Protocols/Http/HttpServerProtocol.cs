@@ -283,16 +283,9 @@ internal sealed class HttpServerProtocol : IStreamProtocol, IHttpBodySink
     /// <summary>Answers with a part of a file too large to cache, read from the disk as it goes out; false when it cannot be opened.</summary>
     private bool SendFile(StaticStream part)
     {
-        FileStream file;
-        try
-        {
-            file = new FileStream(part.File.FullPath, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, bufferSize: 0, FileOptions.Asynchronous | FileOptions.SequentialScan);
-            file.Position = part.Offset;
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-        {
+        var file = part.Open();
+        if (file == null)
             return false;
-        }
         _ = SendFileAsync(part, file);
         return true;
     }

@@ -152,4 +152,22 @@ internal static class StaticContent
 /// <param name="Head">The response's start line and headers (200 or 206); the framing adds Content-Length.</param>
 /// <param name="Offset">The first byte to send.</param>
 /// <param name="Length">How many bytes to send.</param>
-internal sealed record StaticStream(StaticFile File, HttpResponse Head, long Offset, long Length);
+internal sealed record StaticStream(StaticFile File, HttpResponse Head, long Offset, long Length)
+{
+    /// <summary>Opens the file for asynchronous reading at <see cref="Offset"/>; null when it cannot be opened (gone, no access).</summary>
+    public FileStream? Open()
+    {
+        FileStream? file = null;
+        try
+        {
+            file = new FileStream(File.FullPath, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, bufferSize: 0, FileOptions.Asynchronous | FileOptions.SequentialScan);
+            file.Position = Offset;
+            return file;
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            file?.Dispose();
+            return null;
+        }
+    }
+}
