@@ -324,7 +324,7 @@ internal sealed class SendPipeline
     private SendStage? OpenStage(int length, EngineOptions options)
     {
         using var held = _engine.Enter();
-        if (!_engine.AcceptsSends || (_stage?.Reserved ?? 0) != 0)
+        if (!_engine.AcceptsSends || _stage is { IsOpen: true })
             return null;
         Materialize(held);
         var stage = _stage ??= new SendStage();
