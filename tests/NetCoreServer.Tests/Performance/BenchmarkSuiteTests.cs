@@ -21,8 +21,8 @@ public sealed class BenchmarkSuiteTests
     // Ten runs of one second (ours, raw .NET, C), each with a server and a client start-up, on a loaded 2-core machine.
     private static readonly TimeSpan s_timeout = TimeSpan.FromSeconds(240);
 
-    [Test]
-    public async Task TheQuickestSuiteRunOverTcpWritesMeasuredRowsWithBaselinesJsonMarkdownAndAChart()
+    /// <summary>The dotnet host and the built suite program; the test is ignored outside a source tree.</summary>
+    private static (string Dotnet, string Suite) SuiteProgram()
     {
         var root = SourceTree.Root();
         if (root is null)
@@ -30,6 +30,13 @@ public sealed class BenchmarkSuiteTests
         var dotnet = SourceTree.DotnetHost() ?? throw new InvalidOperationException("no dotnet host");
         var suite = Path.Combine(root!, "performance", "Suite", "bin", "Release", "net10.0", "NetCoreServer.Performance.Suite.dll");
         Assert.That(File.Exists(suite), Is.True, $"{suite} is built with the solution (dotnet build NetCoreServer.sln -c Release)");
+        return (dotnet, suite);
+    }
+
+    [Test]
+    public async Task TheQuickestSuiteRunOverTcpWritesMeasuredRowsWithBaselinesJsonMarkdownAndAChart()
+    {
+        var (dotnet, suite) = SuiteProgram();
 
         var output = Path.Combine(Path.GetTempPath(), $"netcoreserver-suite-test-{Guid.NewGuid():N}");
         try
@@ -87,12 +94,7 @@ public sealed class BenchmarkSuiteTests
     public async Task TheHttp2RowsMeasureOursAndKestrelUnderH2loadOverH2cAndH2()
     {
         ExternalTool.Require("h2load");
-        var root = SourceTree.Root();
-        if (root is null)
-            Assert.Ignore($"no NetCoreServer.sln above {AppContext.BaseDirectory}, so there is no suite to run");
-        var dotnet = SourceTree.DotnetHost() ?? throw new InvalidOperationException("no dotnet host");
-        var suite = Path.Combine(root!, "performance", "Suite", "bin", "Release", "net10.0", "NetCoreServer.Performance.Suite.dll");
-        Assert.That(File.Exists(suite), Is.True, $"{suite} is built with the solution (dotnet build NetCoreServer.sln -c Release)");
+        var (dotnet, suite) = SuiteProgram();
 
         var output = Path.Combine(Path.GetTempPath(), $"netcoreserver-suite-test-{Guid.NewGuid():N}");
         try
