@@ -126,6 +126,31 @@ public sealed class SendStageTests
     }
 
     [Test]
+    public async Task AMessageTheThreadWritesAfterItsReadWasHandledIsSentNotStaged()
+    {
+        // A stage open on a thread stands for "it delivers this connection's read" (SendPipeline skips the thread-static
+        // then): once the read has been handled, the same thread's next message must leave without another read.
+        var (engine, transport, host) = Connect("x", e => Write(e, "one "));
+        var empty = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        host.OnEmpty = () =>
+        {
+            if (Ascii(transport.Sent()) == "one two")
+                empty.TrySetResult();
+        };
+
+        var status = await Task.Run(() =>
+        {
+            engine.StartReceiving();
+            return Write(engine, "two");
+        });
+
+        Assert.That(status, Is.EqualTo(SendStatus.Accepted));
+        await Wait.For(empty.Task, "the message written after the read went out");
+        Assert.That(Ascii(transport.Sent()), Is.EqualTo("one two"));
+        engine.Abort(DisconnectReason.Local);
+    }
+
+    [Test]
     public async Task ABlockingSendAfterStagedMessagesReturnsOnceTheyAndItAreSent()
     {
         var sent = new TaskCompletionSource<long>(TaskCreationOptions.RunContinuationsAsynchronously);
