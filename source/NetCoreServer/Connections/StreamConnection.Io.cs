@@ -1,6 +1,5 @@
 using System;
 using System.Net.Sockets;
-using System.Runtime.CompilerServices;
 using System.Text;
 using System.Threading;
 using System.Threading.Tasks;
@@ -245,9 +244,7 @@ public abstract partial class StreamConnection
     /// <summary>Ends <see cref="HoldReceiving"/>.</summary>
     private protected void ReleaseReceiving() => Engine?.ReleaseReceiving();
 
-    // The accepted case returns before the refusal report, whose hook scope (a try/finally) kept this from being inlined;
-    // even so the JIT kept it a call (1.5 % of a framed echo server's samples in perf).
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    // The accepted case returns before the refusal report, whose hook scope (a try/finally) kept this from being inlined.
     private bool Accepted(StreamSessionEngine engine, SendStatus status)
     {
         if (status == SendStatus.Accepted)

@@ -115,9 +115,7 @@ internal sealed class SendPipeline
     {
         var length = message.Length;
         var options = Options;
-        // A stage open on this thread means it delivers this connection's read (the stage closes when the read has
-        // been handled, and before a nested delivery): the thread-static is read only to open one.
-        if ((_stage is { IsOpenHere: true } || SendCork.Holds(_engine)) && TryStage(ref message, length, options, out var staged))
+        if (SendCork.Holds(_engine) && TryStage(ref message, length, options, out var staged))
             return staged;
         bool start;
         using (var held = _engine.Enter())
