@@ -102,17 +102,15 @@ public sealed class Http2HostileClientsTests : Http2ServerFixture
                 grown = Held() - before;
                 bound = Attackers * (2L * Http2Floods.StalledStreams * Http2Floods.StalledBody + PerAttacker);
             }
-            else if (attack == Http2Attack.StreamOverflow)
-            {
-                // Every stream past the limit refused: the server has read it all and holds the streams it allowed.
-                await Wait.For(Task.WhenAll(answered), "every stream past the limit refused");
-                grown = Held() - before;
-                bound = Attackers * PerAttacker;
-            }
             else
             {
-                await Wait.Until(() => answered.All(t => t.IsCompleted) || Server.BytesReceived - received >= (long)Attackers * frames.Length,
-                    "the server read every attacker's frames or ended their connections");
+                // A stream overflow is answered stream by stream: once every stream past the limit is refused, the server
+                // has read it all and holds the streams it allowed.
+                if (attack == Http2Attack.StreamOverflow)
+                    await Wait.For(Task.WhenAll(answered), "every stream past the limit refused");
+                else
+                    await Wait.Until(() => answered.All(t => t.IsCompleted) || Server.BytesReceived - received >= (long)Attackers * frames.Length,
+                        "the server read every attacker's frames or ended their connections");
                 grown = Held() - before;
                 bound = Attackers * PerAttacker;
             }
