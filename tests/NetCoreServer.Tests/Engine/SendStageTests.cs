@@ -128,8 +128,8 @@ public sealed class SendStageTests
     [Test]
     public async Task AMessageTheThreadWritesAfterItsReadWasHandledIsSentNotStaged()
     {
-        // The stage of a read closes when the read has been handled: the same thread's next message leaves without
-        // waiting for another read (it would wait for ever in a stage left open).
+        // The stage of a read closes when the read has been handled: the same thread's next message leaves at once,
+        // without waiting for another read.
         var (engine, transport, host) = Connect("x", e => Write(e, "one "));
         var empty = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         host.OnEmpty = () =>
