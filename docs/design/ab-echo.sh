@@ -6,7 +6,8 @@
 # SERVER_ARGS adds server options; in both, {port} is replaced by the run's port (uds: --path /tmp/ab-{port}.sock).
 # OLD_ARGS and NEW_ARGS add server options to one tree only (NEW_ARGS="--event-loops 0": the new tree on the thread
 # pool, as a tree from before the loops became the default runs).
-# CLIENT_ARGS adds client options (CLIENT_ARGS="-m 1": one message in flight per client, ping-pong); PORT the first port (default 18200: two runs at once need different ones).
+# CLIENT_ARGS adds client options (CLIENT_ARGS="-m 1": one message in flight per client, ping-pong; udp needs "-m 10",
+# the suite's window: with EchoClient's default most datagrams are lost and the rate means nothing); PORT the first port (default 18200: two runs at once need different ones).
 OLD=$1 NEW=$2 P=$3 C=$4 R=$5 Z=${6:-5}
 B=Echo; [[ ${BENCH:-echo} == multicast ]] && B=Multicast
 CL=${CLIENT_TREE:-$NEW}/performance/${B}Client/bin/Release/net10.0/NetCoreServer.Performance.${B}Client.dll
