@@ -101,20 +101,20 @@ internal sealed class CacheApi
 }
 
 /// <summary>Bodies to stream: "fixed-N" is N bytes with a known length, "produced-N" N bytes from a producer that cannot seek.</summary>
-internal sealed class ProducerStream : System.IO.Stream
+internal sealed class ProducerStream : GeneratedBodyStream
 {
-    private readonly long _length;
     private readonly StreamConnection _connection;
-    private long _position;
 
     private ProducerStream(long length, StreamConnection connection)
+        : base(length)
     {
-        _length = length;
         _connection = connection;
     }
 
     /// <summary>Byte i of every streamed body.</summary>
     public static byte At(long i) => (byte)(i * 31 + (i >> 8));
+
+    protected override byte ByteAt(long i) => At(i);
 
     public static System.IO.Stream For(string name, StreamConnection connection)
     {
@@ -133,30 +133,15 @@ internal sealed class ProducerStream : System.IO.Stream
 
     public static long LargestPending;
 
-    public override bool CanRead => true;
-    public override bool CanSeek => false;
-    public override bool CanWrite => false;
-    public override long Length => throw new NotSupportedException();
-    public override long Position { get => _position; set => throw new NotSupportedException(); }
-    public override void Flush() { }
-    public override long Seek(long offset, System.IO.SeekOrigin origin) => throw new NotSupportedException();
-    public override void SetLength(long value) => throw new NotSupportedException();
-    public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
-
-    public override int Read(byte[] buffer, int offset, int count)
+    // Every read is a moment the producer runs: what waits in the send queue then is the memory streaming costs.
+    protected override void Produced(int count)
     {
-        // Every read is a moment the producer runs: what waits in the send queue then is the memory streaming costs.
         var pending = _connection.BytesPending + _connection.BytesSending;
         long seen;
         do
         {
             seen = Interlocked.Read(ref LargestPending);
         } while (pending > seen && Interlocked.CompareExchange(ref LargestPending, pending, seen) != seen);
-        var n = (int)Math.Min(count, _length - _position);
-        for (var i = 0; i < n; i++)
-            buffer[offset + i] = At(_position + i);
-        _position += n;
-        return n;
     }
 }
 

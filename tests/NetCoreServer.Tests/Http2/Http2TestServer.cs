@@ -5,6 +5,7 @@ using System.Net.Sockets;
 using System.Text;
 using System.Threading;
 using System.Threading.Tasks;
+using NetCoreServer.Tests.Support;
 
 namespace NetCoreServer.Tests.Http2;
 
@@ -146,28 +147,10 @@ internal sealed class Http2TestServer : HttpServer
     }
 
     /// <summary>A body of unknown length made as it is read (/big/N's bytes), counting what it gave.</summary>
-    private sealed class Producer(Http2TestServer server, long length) : System.IO.Stream
+    private sealed class Producer(Http2TestServer server, long length) : GeneratedBodyStream(length)
     {
-        private long _position;
+        protected override byte ByteAt(long i) => At((int)(i % int.MaxValue));
 
-        public override bool CanRead => true;
-        public override bool CanSeek => false;
-        public override bool CanWrite => false;
-        public override long Length => throw new NotSupportedException();
-        public override long Position { get => _position; set => throw new NotSupportedException(); }
-        public override void Flush() { }
-        public override long Seek(long offset, System.IO.SeekOrigin origin) => throw new NotSupportedException();
-        public override void SetLength(long value) => throw new NotSupportedException();
-        public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
-
-        public override int Read(byte[] buffer, int offset, int count)
-        {
-            var n = (int)Math.Min(count, length - _position);
-            for (var i = 0; i < n; i++)
-                buffer[offset + i] = At((int)((_position + i) % int.MaxValue));
-            _position += n;
-            Interlocked.Add(ref server._produced, n);
-            return n;
-        }
+        protected override void Produced(int count) => Interlocked.Add(ref server._produced, count);
     }
 }
