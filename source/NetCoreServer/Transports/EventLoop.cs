@@ -80,6 +80,7 @@ internal sealed class EventLoop
     private bool _drainPosted;
     private int _deferredLeft = -1;
     private int _backoff;
+    private LoopRest _rest;
 
     // See CounterMask. Written by the holder (a plain store to start a turn, a compare-exchange to end it) and by a
     // handoff (a compare-exchange of a turn in progress): the holder that ends its turn and a handoff cannot both win.
@@ -368,10 +369,14 @@ internal sealed class EventLoop
         _drainPosted = true;
     }
 
-    /// <summary>Waits in the set for the next pass (only looks, with deferred reads waiting).</summary>
+    /// <summary>Waits in the set for the next pass, as <see cref="LoopRest"/> says (only looks, with deferred reads waiting).</summary>
     private void Poll()
     {
-        var count = EpollNative.epoll_wait(_epoll, _events, MaxEvents, _deferred.IsEmpty ? -1 : 0);
+        var deferred = !_deferred.IsEmpty;
+        var timeout = _rest.NextTimeout(deferred, out var yieldFirst);
+        if (yieldFirst)
+            Thread.Yield();
+        var count = EpollNative.epoll_wait(_epoll, _events, MaxEvents, timeout);
         if (count < 0)
         {
             // EINTR (a signal) is the only error a valid set gives; anything else would spin, so it is reported once
@@ -386,6 +391,7 @@ internal sealed class EventLoop
             return;
         }
         _backoff = 0;
+        _rest.Returned(timeout, count, deferred);
         _count = count;
         _index = 0;
         _deferredLeft = -1;
