@@ -11,8 +11,8 @@ namespace NetCoreServer.Transports;
 /// machine, another loop, a hook's thread) run now; what it writes meanwhile is read in the same pass, and the wake-up
 /// is saved. Under load the first look finds work and nobody yields; on a quiet machine the yield returns at once and
 /// costs one system call per pass that ends the loop's work. The loop never spins: at most one look and one yield
-/// before it sleeps. Measured (NetCoreServer's TcpEchoClient at 100 connections: a fifth of the receives, a fifth of
-/// the server's CPU per message): docs/design/event-loops.md, "Yielding before sleeping".
+/// before it sleeps. Measured (NetCoreServer's TcpEchoClient at 100 connections: a sixth of the receives, a sixth to a
+/// ninth of the server's CPU per message): docs/design/event-loops.md, "Yielding before sleeping".
 /// </remarks>
 internal struct LoopRest
 {
@@ -20,7 +20,7 @@ internal struct LoopRest
 
     private enum State
     {
-        // Nothing done since the last sleep (a loop that has just started, or that woke for nothing).
+        // A loop that has just started (a wait without a timeout returns only with events).
         Slept,
         // The last pass had work: look again before sleeping.
         Busy,
