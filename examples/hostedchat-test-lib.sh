@@ -41,10 +41,16 @@ start_server() {
     wait_for "$WORK/server.txt" "listening on 127.0.0.1:$port" 20
 }
 
-# stop_server: SIGTERM, then its exit code (137 or more when it had to be killed after 15 s).
+# stop_server: SIGTERM, then server_exit.
 stop_server() {
-    local i status
     kill -TERM "$SERVER" 2>/dev/null
+    server_exit
+}
+
+# server_exit: the exit code of a server already sent SIGTERM (137 or more when it had to be killed after 15 s). Never
+# signal it again: a SIGTERM that lands after the host stopped listening for it ends the process with 143.
+server_exit() {
+    local i status
     for ((i = 0; i < 150; i++)); do kill -0 "$SERVER" 2>/dev/null || break; sleep 0.1; done
     kill -0 "$SERVER" 2>/dev/null && kill -KILL "$SERVER"
     wait "$SERVER"
