@@ -12,14 +12,15 @@ OLD=$1 NEW=$2 P=$3 C=$4 R=$5 Z=${6:-5}
 B=Echo; [[ ${BENCH:-echo} == multicast ]] && B=Multicast
 CL=${CLIENT_TREE:-$NEW}/performance/${B}Client/bin/Release/net10.0/NetCoreServer.Performance.${B}Client.dll
 TICK=$(getconf CLK_TCK)
-cpu() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
-one() { # one TREE PORT [EXTRA_SERVER_ARGS]: prints "rate cpu-ticks"
+cpu() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null; }
+one() { # one TREE PORT [EXTRA_SERVER_ARGS]: prints "rate cpu-ticks" (ticks -1 when the server was gone before a read of /proc)
   local at="-p $2"; [[ $P == uds ]] && at="" # uds takes --path only (in SERVER_ARGS and CLIENT_ARGS)
   dotnet $1/performance/${B}Server/bin/Release/net10.0/NetCoreServer.Performance.${B}Server.dll --protocol $P $at --lifetime $((Z + 6)) ${SERVER_ARGS//\{port\}/$2} $3 >/dev/null 2>&1 &
   local sp=$!; sleep 1.5
   local before; before=$(cpu $sp)
   local rate; rate=$(dotnet $CL --protocol $P $at -c $C -z $Z ${CLIENT_ARGS//\{port\}/$2} 2>/dev/null | grep "Message throughput" | grep -o '[0-9]*' | head -1)
-  echo "${rate:-0} $(( $(cpu $sp) - before ))"
+  local after; after=$(cpu $sp)
+  [[ -n $before && -n $after ]] && echo "${rate:-0} $((after - before))" || echo "${rate:-0} -1"
   wait $sp
 }
 port=${PORT:-18200}
@@ -28,5 +29,6 @@ for ((r = 1; r <= R; r++)); do
   python3 -c "
 o, oc = map(int, '$o'.split()); n, nc = map(int, '$n'.split()); z = $Z; t = $TICK
 ns = lambda rate, ticks: ticks / t * 1e9 / max(rate * z, 1)
-print(f'round $r: old {o/1e6:.2f}M new {n/1e6:.2f}M ratio {n/max(o,1):.2f}  cpu/msg old {ns(o, oc):.0f} ns new {ns(n, nc):.0f} ns ratio {ns(n, nc)/max(ns(o, oc),1e-9):.2f}')"
+cpu = f'cpu/msg old {ns(o, oc):.0f} ns new {ns(n, nc):.0f} ns ratio {ns(n, nc)/max(ns(o, oc),1e-9):.2f}' if min(oc, nc) >= 0 else 'cpu/msg n/a (a server was gone before its /proc was read)'
+print(f'round $r: old {o/1e6:.2f}M new {n/1e6:.2f}M ratio {n/max(o,1):.2f}  {cpu}')"
 done
