@@ -42,7 +42,6 @@ public sealed class Http2ConformanceTests
         using var server = new Http2TestServer();
         test.Options?.Invoke(server.Http);
         server.Start();
-        server.ReleaseLate.SetResult();
         using var client = await Http2RawClient.ConnectAsync(server.Endpoint);
         await client.SendRaw(test.Send(client));
         switch (test.Expect)
@@ -61,6 +60,8 @@ public sealed class Http2ConformanceTests
                 Assert.That((await client.Response(1001)).Status, Is.EqualTo(200), "the connection goes on after a stream error");
                 return;
             case Expect.Status:
+                // Only now: a stream owed an answer stays half-closed (remote) while the case's later frames are read.
+                server.ReleaseLate.SetResult();
                 Assert.That((await client.Response(test.Stream)).Status, Is.EqualTo(test.Status), name);
                 return;
             default:
@@ -85,7 +86,8 @@ public sealed class Http2ConformanceTests
     private static byte[] Get(Http2RawClient c, int stream = 1, string path = "/hello", byte flags = EndHeaders | EndStream, params (string, string)[] extra)
         => F(Http2FrameType.Headers, flags, stream, c.Block([.. Request(path), .. extra]));
 
-    // A request on stream 1 that stays half-closed (remote) until the test ends: its answer waits (GET /late, released later).
+    // A request on stream 1 that stays half-closed (remote): its answer (GET /late) waits until a case that expects a
+    // status releases it, after all of its frames were sent.
     private static byte[] Owed(Http2RawClient c) => Get(c, 1, "/late");
 
     // A POST on stream 1 whose body has not ended: the stream stays open.
