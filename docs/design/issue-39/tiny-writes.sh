@@ -1,28 +1,22 @@
 #!/usr/bin/env bash
 # tiny-writes.sh KIND [echo_load args]: one echo_load run (-c 100 -m 1000 -s 32 -z 7, then the args, e.g. -w 32) against
 # NetCoreServer's TcpEchoServer Program.cs on KIND = ncs (its library), ours (our default), pool (ours with
-# OptionEventLoops = 0, built here) or c (echo_epoll -t 2); prints msg/s, TCP segments per message (nstat, whole run),
-# and per 1,000 messages the system calls, context switches and CPU of the server (WHO=client: of the client) over a
-# 4 s window (perf stat). Needs what performance/ncs-compare.sh built in /tmp/ncs-compare, perf and nstat.
+# OptionEventLoops = 0, built by tree-server.sh on this tree) or var-NAME (built by tree-server.sh NAME), or against c
+# (echo_epoll -t 2); prints msg/s, TCP segments per message (nstat, whole run), and per 1,000 messages the system calls,
+# context switches and CPU of the server (WHO=client: of the client) over a 4 s window (perf stat). Needs what
+# performance/ncs-compare.sh built in /tmp/ncs-compare, perf and nstat.
 set -e
 KIND=$1; shift
 P=/tmp/ncs-compare
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 if [[ $KIND == pool && ! -f $P/var-pool/bin/Release/net10.0/TcpEchoServer.dll ]]; then
     # The same Program.cs with OptionEventLoops = 0 (in place of a commented-out line), on this tree's library.
-    SRC=$(grep -o '/[^"]*Program.cs' $P/ours-TcpEchoServer/TcpEchoServer.csproj)
-    mkdir -p $P/var-pool
-    sed 's#// server.OptionNoDelay = true;#server.OptionEventLoops = 0;#' "$SRC" > $P/var-pool/Program.cs
-    grep -q 'OptionEventLoops = 0' $P/var-pool/Program.cs
-    sed -e "s#<Compile Include=\"[^\"]*Program.cs\"#<Compile Include=\"$P/var-pool/Program.cs\"#" \
-        -e "s#<ProjectReference Include=\"[^\"]*\"#<ProjectReference Include=\"$ROOT/source/NetCoreServer/NetCoreServer.csproj\"#" \
-        $P/ours-TcpEchoServer/TcpEchoServer.csproj > $P/var-pool/TcpEchoServer.csproj
-    (cd $P/var-pool && dotnet build -c Release -nologo -clp:ErrorsOnly -v q > /dev/null)
+    bash "$(dirname "${BASH_SOURCE[0]}")/tree-server.sh" pool "$(dirname "${BASH_SOURCE[0]}")/../../.." \
+        's#// server.OptionNoDelay = true;#server.OptionEventLoops = 0;#' > /dev/null
 fi
 PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 case $KIND in
     c) /tmp/peers/echo_epoll -p $PORT -t 2 -z 14 > /dev/null 2>&1 & ;;
-    pool) dotnet $P/var-pool/bin/Release/net10.0/TcpEchoServer.dll -p $PORT < <(sleep 14) > /dev/null 2>&1 & ;;
+    pool | var-*) dotnet $P/var-${KIND#var-}/bin/Release/net10.0/TcpEchoServer.dll -p $PORT < <(sleep 14) > /dev/null 2>&1 & ;;
     *) dotnet $P/$KIND-TcpEchoServer/bin/Release/net10.0/TcpEchoServer.dll -p $PORT < <(sleep 14) > /dev/null 2>&1 & ;;
 esac
 SP=$!; sleep 1.5
