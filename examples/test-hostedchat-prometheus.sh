@@ -12,8 +12,8 @@ if ! command -v prometheus >/dev/null 2>&1; then
 fi
 
 PORT=$(free_port)
-METRICS_PORT=$(free_port)
-PROMETHEUS_PORT=$(free_port)
+METRICS_PORT=$(free_port "$PORT")
+PROMETHEUS_PORT=$(free_port "$PORT" "$METRICS_PORT")
 check "the server starts with the Prometheus exporter" "start_server $PORT Metrics__PrometheusPort=$METRICS_PORT"
 
 cat >"$WORK/prometheus.yml" <<YAML

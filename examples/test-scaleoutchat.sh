@@ -15,10 +15,13 @@ if ! command -v redis-server >/dev/null 2>&1; then
     exit 1
 fi
 
-free_port() { # a port where nothing on 127.0.0.1 answers
-    local port
+free_port() { # a port where nothing on 127.0.0.1 answers, below the kernel's ephemeral range
+    # A port in that range can be taken by a client socket of a parallel test before redis-server binds it.
+    local low port
+    read -r low _ </proc/sys/net/ipv4/ip_local_port_range
+    ((low > 20100)) || low=32768
     while true; do
-        port=$((20000 + RANDOM % 40000))
+        port=$((20000 + RANDOM % (low - 20000)))
         (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null || { echo "$port"; return; }
     done
 }
