@@ -1,7 +1,5 @@
 using System;
 using System.Diagnostics;
-using System.Net;
-using System.Net.Sockets;
 using System.Threading.Tasks;
 
 namespace NetCoreServer.Redis.Tests;
@@ -12,7 +10,9 @@ namespace NetCoreServer.Redis.Tests;
 /// </summary>
 internal sealed class RedisServerProcess : IDisposable
 {
+    private readonly System.Collections.Concurrent.ConcurrentQueue<string> _output = new();
     private Process? _process;
+    private volatile bool _ready;
 
     private RedisServerProcess(int port) => Port = port;
 
@@ -22,28 +22,37 @@ internal sealed class RedisServerProcess : IDisposable
 
     public int ProcessId => _process?.Id ?? 0;
 
-    /// <summary>A free port (bound, read back, released) where nothing listens yet.</summary>
-    public static int FreePort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        var port = ((IPEndPoint)listener.LocalEndpoint).Port;
-        listener.Stop();
-        return port;
-    }
+    /// <summary>A free port where nothing listens yet (see <see cref="LoopbackPorts"/>).</summary>
+    public static int FreePort() => LoopbackPorts.Free();
 
     /// <summary>A server on a free port, not started.</summary>
     public static RedisServerProcess OnFreePort() => new(FreePort());
 
-    /// <summary>Starts a server on a free port and waits until it accepts connections.</summary>
+    /// <summary>A server on <paramref name="port"/>, not started.</summary>
+    public static RedisServerProcess OnPort(int port) => new(port);
+
+    /// <summary>
+    /// Starts a server on a free port and waits until it accepts connections; on another port when the first was taken
+    /// between the check and redis-server's bind (two fixtures side by side drew the same one).
+    /// </summary>
     public static async Task<RedisServerProcess> StartNewAsync()
     {
-        var redis = OnFreePort();
-        await redis.StartAsync();
-        return redis;
+        for (var attempt = 1; ; attempt++)
+        {
+            var redis = OnFreePort();
+            try
+            {
+                await redis.StartAsync();
+                return redis;
+            }
+            catch (InvalidOperationException taken) when (attempt < 5 && taken.Message.Contains("Address already in use", StringComparison.Ordinal))
+            {
+                redis.Dispose();
+            }
+        }
     }
 
-    /// <summary>Starts redis-server and waits (bounded) until its port accepts connections.</summary>
+    /// <summary>Starts redis-server and waits (bounded) until it says it accepts connections; throws when it exits first.</summary>
     public async Task StartAsync()
     {
         var path = ExternalTool.Require("redis-server");
@@ -56,11 +65,14 @@ internal sealed class RedisServerProcess : IDisposable
         foreach (var argument in new[] { "--port", Port.ToString(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no" })
             info.ArgumentList.Add(argument);
         _process = Process.Start(info) ?? throw new InvalidOperationException("redis-server did not start");
-        _process.OutputDataReceived += (_, _) => { };
-        _process.ErrorDataReceived += (_, _) => { };
+        _output.Clear();
+        _ready = false;
+        _process.OutputDataReceived += (_, e) => Keep(e.Data);
+        _process.ErrorDataReceived += (_, e) => Keep(e.Data);
         _process.BeginOutputReadLine();
         _process.BeginErrorReadLine();
-        await Wait.Until(Accepts, $"redis-server accepting on port {Port}");
+        // Its own word, not a connect: a connect would also succeed to another process that took the port first.
+        await Wait.Until(Ready, $"redis-server ready on port {Port}");
     }
 
     /// <summary>Kills the server at once (no shutdown), as a crash would, and waits for it to exit.</summary>
@@ -91,19 +103,26 @@ internal sealed class RedisServerProcess : IDisposable
 
     public void Dispose() => Kill();
 
-    private bool Accepts()
+    private bool Ready()
     {
         if (_process is { HasExited: true })
-            throw new InvalidOperationException($"redis-server exited with {_process.ExitCode}");
-        try
         {
-            using var socket = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
-            socket.Connect(IPAddress.Loopback, Port);
-            return true;
+            _process.WaitForExit(); // the rest of its output
+            throw new InvalidOperationException($"redis-server on port {Port} exited with {_process.ExitCode}: {LastOutput()}");
         }
-        catch (SocketException)
-        {
-            return false;
-        }
+        return _ready;
     }
+
+    private void Keep(string? line)
+    {
+        if (line == null)
+            return;
+        if (line.Contains("Ready to accept connections", StringComparison.Ordinal))
+            _ready = true;
+        _output.Enqueue(line);
+        while (_output.Count > 20)
+            _output.TryDequeue(out _);
+    }
+
+    private string LastOutput() => string.Join(" | ", _output);
 }

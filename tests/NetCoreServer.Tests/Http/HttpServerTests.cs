@@ -214,12 +214,7 @@ public sealed class HttpServerTests
         Assert.That(after.Body, Is.EqualTo("Hello, World!"), "the connection's framing survived the HEAD");
     }
 
-    internal static int FreePort()
-    {
-        using var probe = new TcpListener(IPAddress.Loopback, 0);
-        probe.Start();
-        return ((IPEndPoint)probe.LocalEndpoint).Port;
-    }
+    internal static int FreePort() => LoopbackPorts.Free();
 
     internal static async Task<Socket> Connect(int port)
     {

@@ -16,12 +16,7 @@ internal static class Loopback
     }
 
     /// <summary>A UDP port that was free a moment ago, for peers (socat) that cannot report the port they bound.</summary>
-    public static int FreePort()
-    {
-        using var socket = new Socket(AddressFamily.InterNetwork, SocketType.Dgram, ProtocolType.Udp);
-        socket.Bind(new IPEndPoint(IPAddress.Loopback, 0));
-        return ((IPEndPoint)socket.LocalEndPoint!).Port;
-    }
+    public static int FreePort() => LoopbackPorts.Free(SocketType.Dgram);
 
     private static bool Ipv6Works()
     {

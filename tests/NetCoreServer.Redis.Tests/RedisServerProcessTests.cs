@@ -1,0 +1,45 @@
+using System;
+using System.Net;
+using System.Net.Sockets;
+using System.Threading.Tasks;
+
+namespace NetCoreServer.Redis.Tests;
+
+/// <summary>The redis-server the other fixtures start: its port and what a lost race for it looks like.</summary>
+[TestFixture]
+public sealed class RedisServerProcessTests
+{
+    [Test]
+    public void FreePortsLieBelowTheKernelsEphemeralRange()
+    {
+        var low = int.Parse(System.IO.File.ReadAllText("/proc/sys/net/ipv4/ip_local_port_range").Split('\t', ' ')[0]);
+        Assume.That(low, Is.GreaterThan(20_100), "a range that leaves room below it");
+
+        for (var i = 0; i < 20; i++)
+            Assert.That(RedisServerProcess.FreePort(), Is.InRange(20_000, low - 1));
+    }
+
+    [Test]
+    public void APortTakenBeforeRedisBindsItIsReportedAsTaken()
+    {
+        // What StartNewAsync retries on: the failure names the bind error.
+        using var holder = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+        holder.Bind(new IPEndPoint(IPAddress.Loopback, RedisServerProcess.FreePort()));
+        holder.Listen();
+        using var redis = RedisServerProcess.OnPort(((IPEndPoint)holder.LocalEndPoint!).Port);
+
+        var error = Assert.ThrowsAsync<InvalidOperationException>(() => redis.StartAsync());
+
+        Assert.That(error!.Message, Does.Contain("Address already in use"));
+    }
+
+    [Test]
+    public async Task StartNewAsyncGivesAServerThatAcceptsConnections()
+    {
+        using var redis = await RedisServerProcess.StartNewAsync();
+        using var client = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+        await client.ConnectAsync(IPAddress.Loopback, redis.Port);
+
+        Assert.That(client.Connected, Is.True);
+    }
+}
