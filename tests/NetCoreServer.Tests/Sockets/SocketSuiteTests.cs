@@ -445,13 +445,14 @@ public sealed class SocketSuiteTests
     public async Task ConnectingToAClosedPortRaisesOnDisconnectedAndReturnsFalse()
     {
         EndPoint nobody;
+        // Bound and not listening for the whole test: connects are refused, and no other test can take the port.
+        using var probe = new Socket(_address.AddressFamily, SocketType.Stream, ProtocolType.Tcp);
         if (_transport.IsUnix)
         {
             nobody = new UnixDomainSocketEndPoint(UdsTestTransport.NewPath());
         }
         else
         {
-            using var probe = new Socket(_address.AddressFamily, SocketType.Stream, ProtocolType.Tcp);
             probe.Bind(new IPEndPoint(_address, 0));
             nobody = new IPEndPoint(_address, ((IPEndPoint)probe.LocalEndPoint!).Port);
         }
