@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Threading.Tasks;
 
@@ -10,7 +11,7 @@ namespace NetCoreServer.Redis.Tests;
 /// </summary>
 internal sealed class RedisServerProcess : IDisposable
 {
-    private readonly System.Collections.Concurrent.ConcurrentQueue<string> _output = new();
+    private readonly ConcurrentQueue<string> _output = new();
     private Process? _process;
     private volatile bool _ready;
 

@@ -1,6 +1,7 @@
 using System;
 using System.Net;
 using System.Net.Sockets;
+using System.Text;
 using System.Threading.Tasks;
 
 namespace NetCoreServer.Redis.Tests;
@@ -34,12 +35,17 @@ public sealed class RedisServerProcessTests
     }
 
     [Test]
-    public async Task StartNewAsyncGivesAServerThatAcceptsConnections()
+    public async Task StartNewAsyncGivesARedisThatAnswers()
     {
         using var redis = await RedisServerProcess.StartNewAsync();
         using var client = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
         await client.ConnectAsync(IPAddress.Loopback, redis.Port);
+        await client.SendAsync("PING\r\n"u8.ToArray());
+        var answer = new byte[7];
+        var read = 0;
+        while (read < answer.Length && await Wait.For(client.ReceiveAsync(answer.AsMemory(read)).AsTask(), "redis's answer") is var n and > 0)
+            read += n;
 
-        Assert.That(client.Connected, Is.True);
+        Assert.That(Encoding.ASCII.GetString(answer, 0, read), Is.EqualTo("+PONG\r\n"));
     }
 }
