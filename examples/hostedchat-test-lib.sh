@@ -20,25 +20,8 @@ wait_for() { # wait_for FILE PATTERN SECONDS
     for ((i = 0; i < $3 * 10; i++)); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done
     return 1
 }
-# free_port [TAKEN...]: a loopback port nothing is bound to and not one of TAKEN, below the kernel's ephemeral range: a
-# port the kernel picked could be taken again by a client socket of a parallel test before the server binds it.
-free_port() {
-    python3 - "$@" <<'PY'
-import random, socket, sys
-low = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
-low = low if low > 20100 else 32768
-for _ in range(200):
-    port = random.randrange(20000, low)
-    if str(port) in sys.argv[1:]:
-        continue
-    try:
-        socket.socket().bind(("127.0.0.1", port))
-        break
-    except OSError:
-        pass
-print(port)
-PY
-}
+# shellcheck source=free-port.sh
+source "$ROOT/examples/free-port.sh"
 
 # build/test.sh built the solution (EXAMPLES_BUILT=1): run what it made; by hand, build it here.
 if [[ "${EXAMPLES_BUILT:-0}" == 1 ]]; then

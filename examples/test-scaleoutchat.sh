@@ -15,16 +15,8 @@ if ! command -v redis-server >/dev/null 2>&1; then
     exit 1
 fi
 
-free_port() { # a port where nothing on 127.0.0.1 answers, below the kernel's ephemeral range
-    # A port in that range can be taken by a client socket of a parallel test before redis-server binds it.
-    local low port
-    read -r low _ </proc/sys/net/ipv4/ip_local_port_range
-    ((low > 20100)) || low=32768
-    while true; do
-        port=$((20000 + RANDOM % (low - 20000)))
-        (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null || { echo "$port"; return; }
-    done
-}
+# shellcheck source=free-port.sh
+source "$(dirname "${BASH_SOURCE[0]}")/free-port.sh"
 
 start_redis() { # start_redis NAME: a redis-server on REDIS_PORT
     launch "$1" redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --daemonize no
