@@ -16,6 +16,8 @@ for _ in range(200):
         break
     except OSError:
         pass
+else:
+    sys.exit("free_port: no free port below %d after 200 tries" % low)
 print(port)
 PY
 }
