@@ -6,6 +6,7 @@
 # 2 s warm-up; per round ours/kestrel and floor/kestrel; then the medians. Needs wrk and a Release build of the
 # solution (dotnet build NetCoreServer.sln -c Release); builds http-floor/ into $OUT.
 set -euo pipefail
+shopt -s inherit_errexit   # a failure inside run's command substitution stops the script
 R=${1:-6} SECS=${SECONDS_PER_RUN:-5} PORT=${PORT:-18800}
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
 OUT=${OUT:-/tmp/http-floor}
@@ -20,6 +21,7 @@ run() { # run KIND PORT -> "req/s server_us wrk_us"
   esac
   local sp=$! i
   for ((i = 0; i < 100; i++)); do grep -qi listening "$OUT/server.log" && break; sleep 0.1; done
+  if ! grep -qi listening "$OUT/server.log"; then echo "http-floor.sh: $1 did not start on port $2:" >&2; cat "$OUT/server.log" >&2; kill $sp 2>/dev/null; exit 1; fi
   wrk -t1 -c100 -d2s "http://127.0.0.1:$2/fixed" > /dev/null
   local before after; before=$(awk '{ print $14 + $15 }' /proc/$sp/stat)
   /usr/bin/time -f "%U %S" -o "$OUT/wrk.time" wrk -t1 -c100 -d"${SECS}s" "http://127.0.0.1:$2/fixed" > "$OUT/wrk.out"
